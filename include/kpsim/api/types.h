@@ -1,0 +1,377 @@
+#pragma once
+
+// The Kubernetes API objects kpsim understands, as plain values (house style G4).
+// Field names mirror Kubernetes. Optional fields are `std::optional`. These types do no I/O and no
+// defaulting: `io/` decodes manifests into them, `admission/` defaults and resolves them.
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "kpsim/expected.h"
+
+namespace kpsim {
+
+// ---------------------------------------------------------------------------------------------
+// Quantities and resources.
+
+// A Kubernetes resource quantity, held exactly in milli-units ("100m" = 100, "1" = 1000,
+// "1Gi" = 1073741824000). Parsed once (`Parse`), never re-read from strings.
+struct Quantity {
+  std::int64_t milli = 0;
+
+  // Parses Kubernetes' quantity grammar: decimal numbers with optional exponent (`1e3`, `1.5E-1`),
+  // decimal SI suffixes (n u m "" k M G T P E), binary suffixes (Ki Mi Gi Ti Pi Ei). Sub-milli
+  // precision is rounded up (as Kubernetes' MilliValue does). Errors on bad syntax or overflow.
+  static Expected<Quantity> Parse(std::string_view text);
+
+  // Integer value rounded up (Kubernetes `Value()`), e.g. bytes for memory.
+  std::int64_t Value() const;
+  std::int64_t MilliValue() const { return milli; }
+
+  friend bool operator==(const Quantity&, const Quantity&) = default;
+  friend auto operator<=>(const Quantity&, const Quantity&) = default;
+};
+
+// Well-known resource names.
+inline constexpr std::string_view kResourceCpu = "cpu";
+inline constexpr std::string_view kResourceMemory = "memory";
+inline constexpr std::string_view kResourceEphemeralStorage = "ephemeral-storage";
+inline constexpr std::string_view kResourcePods = "pods";
+
+// A set of resource amounts in the units kube-scheduler's NodeResourcesFit compares: milli-CPU,
+// bytes of memory and ephemeral storage, a pod count, and integer amounts of extended ("scalar")
+// resources such as `nvidia.com/gpu` (sorted by name, no duplicates, no zero entries).
+// Resource vectors are only partially ordered, so there is no `<`; use `Fits`.
+struct ResourceList {
+  std::int64_t milli_cpu = 0;
+  std::int64_t memory = 0;
+  std::int64_t ephemeral_storage = 0;
+  std::int64_t pods = 0;
+  std::vector<std::pair<std::string, std::int64_t>> scalar;
+
+  // Sets one resource by its Kubernetes name; `cpu` takes the milli value, the rest `Value()`.
+  void Set(std::string_view name, const Quantity& q);
+  // Returns the amount of a scalar resource, 0 if absent.
+  std::int64_t Scalar(std::string_view name) const;
+  void SetScalar(std::string_view name, std::int64_t value);
+
+  ResourceList& operator+=(const ResourceList& other);
+  ResourceList& operator-=(const ResourceList& other);
+  friend ResourceList operator+(ResourceList a, const ResourceList& b) { return a += b; }
+  friend ResourceList operator-(ResourceList a, const ResourceList& b) { return a -= b; }
+  // Component-wise max (used for init containers).
+  static ResourceList Max(const ResourceList& a, const ResourceList& b);
+  // True iff every component of `request` is <= the same component of *this.
+  bool Fits(const ResourceList& request) const;
+  bool IsZero() const;
+
+  friend bool operator==(const ResourceList&, const ResourceList&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Labels and selectors.
+
+// Labels as a sorted vector of (key, value); keys unique.
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+// Returns the value for `key`, or nullptr.
+const std::string* FindLabel(const Labels& labels, std::string_view key);
+
+// metav1.LabelSelector operators.
+enum class SelectorOperator : std::uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
+
+struct LabelSelectorRequirement {
+  std::string key;
+  SelectorOperator op = SelectorOperator::kIn;
+  std::vector<std::string> values;
+  friend bool operator==(const LabelSelectorRequirement&, const LabelSelectorRequirement&) = default;
+};
+
+// metav1.LabelSelector. An empty selector (no labels, no expressions) matches everything when used
+// by pod affinity, and nothing when used by a PodDisruptionBudget (callers decide; see `IsEmpty`).
+struct LabelSelector {
+  Labels match_labels;
+  std::vector<LabelSelectorRequirement> match_expressions;
+
+  bool IsEmpty() const { return match_labels.empty() && match_expressions.empty(); }
+  bool Matches(const Labels& labels) const;
+  friend bool operator==(const LabelSelector&, const LabelSelector&) = default;
+};
+
+// core/v1 NodeSelectorOperator.
+enum class NodeSelectorOperator : std::uint8_t { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+
+struct NodeSelectorRequirement {
+  std::string key;
+  NodeSelectorOperator op = NodeSelectorOperator::kIn;
+  std::vector<std::string> values;
+  friend bool operator==(const NodeSelectorRequirement&, const NodeSelectorRequirement&) = default;
+};
+
+// A term matches when all its expressions and fields match. `match_fields` supports only
+// `metadata.name` (as Kubernetes).
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> match_expressions;
+  std::vector<NodeSelectorRequirement> match_fields;
+  friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) = default;
+};
+
+// requiredDuringSchedulingIgnoredDuringExecution: the terms are ORed.
+struct NodeSelector {
+  std::vector<NodeSelectorTerm> terms;
+  bool Matches(std::string_view node_name, const Labels& node_labels) const;
+  friend bool operator==(const NodeSelector&, const NodeSelector&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Object metadata.
+
+// Wall-clock time from a manifest (RFC 3339), in microseconds since the Unix epoch.
+struct WallTime {
+  std::int64_t unix_micros = 0;
+  // Parses "2024-05-01T12:00:00Z", "2024-05-01T12:00:00.123456Z", "...+02:00".
+  static Expected<WallTime> Parse(std::string_view rfc3339);
+  std::string ToRfc3339() const;
+  friend bool operator==(const WallTime&, const WallTime&) = default;
+  friend auto operator<=>(const WallTime&, const WallTime&) = default;
+};
+
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+  friend bool operator==(const OwnerReference&, const OwnerReference&) = default;
+};
+
+struct ObjectMeta {
+  std::string name;
+  std::string generate_name;
+  std::string namespace_;  // empty for cluster-scoped objects; pods default to "default" in admission
+  std::string uid;
+  Labels labels;
+  std::vector<OwnerReference> owner_references;
+  std::optional<WallTime> creation_timestamp;
+  std::optional<WallTime> deletion_timestamp;
+  friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// PriorityClass (scheduling.k8s.io/v1).
+
+enum class PreemptionPolicy : std::uint8_t { kPreemptLowerPriority, kNever };
+std::string_view PreemptionPolicyName(PreemptionPolicy p);  // "PreemptLowerPriority" / "Never"
+
+struct PriorityClass {
+  ObjectMeta meta;
+  std::int32_t value = 0;
+  bool global_default = false;
+  std::string description;
+  // Unset until admission defaults it. `preemption_policy_raw` keeps an unsupported spelling
+  // so admission can report it with Kubernetes' NotSupported message.
+  std::optional<PreemptionPolicy> preemption_policy;
+  std::optional<std::string> preemption_policy_raw;
+  friend bool operator==(const PriorityClass&, const PriorityClass&) = default;
+};
+
+// Built-in classes (spec rule 1.2/1.3).
+inline constexpr std::int32_t kHighestUserDefinablePriority = 1000000000;
+inline constexpr std::int32_t kSystemCriticalPriority = 2000000000;
+inline constexpr std::string_view kSystemClusterCritical = "system-cluster-critical";
+inline constexpr std::string_view kSystemNodeCritical = "system-node-critical";
+
+// ---------------------------------------------------------------------------------------------
+// Node (core/v1).
+
+enum class TaintEffect : std::uint8_t { kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+struct Taint {
+  std::string key;
+  std::string value;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+  friend bool operator==(const Taint&, const Taint&) = default;
+};
+
+struct Node {
+  ObjectMeta meta;
+  bool unschedulable = false;
+  std::vector<Taint> taints;
+  // status.allocatable, falling back per resource to status.capacity (decided in io/).
+  ResourceList allocatable;
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Pod (core/v1).
+
+enum class TolerationOperator : std::uint8_t { kEqual, kExists };
+
+struct Toleration {
+  std::string key;  // empty with kExists tolerates every key
+  TolerationOperator op = TolerationOperator::kEqual;
+  std::string value;
+  std::optional<TaintEffect> effect;  // unset tolerates every effect
+  std::optional<std::int64_t> toleration_seconds;
+  // Mirrors `Toleration.ToleratesTaint` (k8s.io/api/core/v1/toleration.go).
+  bool Tolerates(const Taint& taint) const;
+  friend bool operator==(const Toleration&, const Toleration&) = default;
+};
+
+struct PodAffinityTerm {
+  std::optional<LabelSelector> label_selector;  // unset matches nothing
+  std::vector<std::string> namespaces;          // empty + no namespace_selector = the pod's namespace
+  std::optional<LabelSelector> namespace_selector;
+  std::string topology_key;
+  friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) = default;
+};
+
+struct Affinity {
+  std::optional<NodeSelector> node_affinity_required;
+  std::vector<PodAffinityTerm> pod_affinity_required;
+  std::vector<PodAffinityTerm> pod_anti_affinity_required;
+  friend bool operator==(const Affinity&, const Affinity&) = default;
+};
+
+struct SchedulingGroup {
+  std::string pod_group_name;  // spec.schedulingGroup.podGroupName (same namespace)
+  friend bool operator==(const SchedulingGroup&, const SchedulingGroup&) = default;
+};
+
+struct PodCondition {
+  std::string type;
+  std::string status;  // "True" / "False" / "Unknown"
+  std::string reason;
+  std::string message;
+  friend bool operator==(const PodCondition&, const PodCondition&) = default;
+};
+
+struct PodSpec {
+  std::string node_name;
+  std::string scheduler_name;  // empty = "default-scheduler"
+  std::optional<std::int32_t> priority;
+  std::string priority_class_name;
+  std::optional<PreemptionPolicy> preemption_policy;
+  std::optional<std::string> preemption_policy_raw;  // an unsupported spelling, for admission
+  Labels node_selector;
+  Affinity affinity;
+  std::vector<Toleration> tolerations;
+  std::optional<std::int64_t> termination_grace_period_seconds;
+  // Effective requests, combined from containers, initContainers (sidecars included) and overhead
+  // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
+  ResourceList requests;
+  std::optional<SchedulingGroup> scheduling_group;
+  friend bool operator==(const PodSpec&, const PodSpec&) = default;
+};
+
+struct PodStatus {
+  std::string phase;
+  std::optional<WallTime> start_time;
+  std::string nominated_node_name;
+  std::vector<PodCondition> conditions;
+  friend bool operator==(const PodStatus&, const PodStatus&) = default;
+};
+
+struct Pod {
+  ObjectMeta meta;
+  PodSpec spec;
+  PodStatus status;
+  friend bool operator==(const Pod&, const Pod&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// PodDisruptionBudget (policy/v1).
+
+// An int or a percentage ("50%").
+struct IntOrString {
+  bool is_percent = false;
+  std::int32_t value = 0;  // the int, or the percentage number
+  friend bool operator==(const IntOrString&, const IntOrString&) = default;
+};
+
+struct PodDisruptionBudget {
+  ObjectMeta meta;
+  std::optional<IntOrString> min_available;
+  std::optional<IntOrString> max_unavailable;
+  std::optional<LabelSelector> selector;  // unset or empty matches nothing (policy/v1 semantics)
+  // status as given in a snapshot; kpsim keeps it current while simulating.
+  std::optional<std::int32_t> disruptions_allowed;
+  std::vector<std::string> disrupted_pods;  // pod names (status.disruptedPods keys)
+  friend bool operator==(const PodDisruptionBudget&, const PodDisruptionBudget&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Namespace (core/v1).
+
+struct Namespace {
+  ObjectMeta meta;
+  friend bool operator==(const Namespace&, const Namespace&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// PodGroup / CompositePodGroup (scheduling.k8s.io v1alpha2, v1alpha3, v1beta1).
+
+enum class DisruptionMode : std::uint8_t { kSingle, kAll };
+
+struct PodGroupPolicy {
+  bool gang = false;                     // `gang: {minCount}`; false = `basic: {}`
+  std::int32_t min_count = 0;            // only with gang
+  friend bool operator==(const PodGroupPolicy&, const PodGroupPolicy&) = default;
+};
+
+// Both PodGroup and CompositePodGroup; `composite` tells which.
+struct PodGroup {
+  ObjectMeta meta;
+  bool composite = false;
+  PodGroupPolicy scheduling_policy;      // PodGroup only
+  std::optional<DisruptionMode> disruption_mode;  // unset = single
+  std::string priority_class_name;
+  std::optional<std::int32_t> priority;
+  std::optional<PreemptionPolicy> preemption_policy;
+  std::optional<std::string> preemption_policy_raw;
+  std::string parent_composite_pod_group_name;  // empty = root
+  std::vector<std::string> topology_keys;       // schedulingConstraints.topology[].key
+  friend bool operator==(const PodGroup&, const PodGroup&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// A decoded manifest object with its provenance.
+
+enum class ObjectKind : std::uint8_t {
+  kNode,
+  kPod,
+  kPriorityClass,
+  kPodDisruptionBudget,
+  kNamespace,
+  kPodGroup,
+  kCompositePodGroup,
+};
+std::string_view ObjectKindName(ObjectKind kind);  // "Node", "Pod", ...
+bool IsClusterScoped(ObjectKind kind);
+
+// Where an object came from.
+struct SourceRef {
+  std::string file;   // path as given, or "-" for stdin
+  int document = 0;   // 1-based YAML document, or 1-based item of a List; 0 = whole file
+  int line = 0;       // 1-based, 0 = unknown (JSON)
+  std::string ToString() const;  // "file:line" / "file (item N)"
+};
+
+struct Object {
+  ObjectKind kind = ObjectKind::kPod;
+  SourceRef source;
+  // The alternative matching `kind` (PodGroup serves kPodGroup and kCompositePodGroup).
+  std::variant<Node, Pod, PriorityClass, PodDisruptionBudget, Namespace, PodGroup> value;
+
+  const ObjectMeta& meta() const;
+  // "ns/name" for namespaced kinds, "name" for cluster-scoped ones.
+  std::string DisplayName() const;
+};
+
+}  // namespace kpsim

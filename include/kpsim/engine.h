@@ -1,0 +1,194 @@
+#pragma once
+
+// The engine facade: run a scheduler profile over an admitted cluster on a simulated clock, or
+// explain one pod's scheduling attempt. Pure functions of their inputs: same state and options,
+// same result, byte for byte.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kpsim/admission.h"
+#include "kpsim/api/types.h"
+#include "kpsim/expected.h"
+#include "kpsim/feature_gates.h"
+
+namespace kpsim {
+
+// The simulated clock. Time 0 is the simulation origin (see `EngineOptions::origin`).
+struct SimClock {
+  using rep = std::int64_t;
+  using period = std::micro;
+  using duration = std::chrono::duration<rep, period>;
+  using time_point = std::chrono::time_point<SimClock>;
+  static constexpr bool is_steady = true;
+};
+using SimTime = SimClock::time_point;
+using SimDuration = SimClock::duration;
+
+inline double ToSeconds(SimTime t) {
+  return static_cast<double>(t.time_since_epoch().count()) / 1e6;
+}
+
+enum class Profile : std::uint8_t { kDefault, kBook };
+
+// How preemption picks the nodes it dry-runs.
+enum class CandidateSampling : std::uint8_t {
+  kExact,       // every potential node, in node order (default)
+  kKubernetes,  // minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100, seeded offset
+};
+
+struct EngineOptions {
+  Profile profile = Profile::kDefault;
+  std::uint64_t seed = 1;
+  std::optional<SimDuration> until;  // stop the run at this simulated time
+  FeatureGates gates;
+  CandidateSampling candidate_sampling = CandidateSampling::kExact;
+  int max_attempts = 10000;  // book profile: the chapter's round cap
+  // The wall time of simulated time 0. Unset: the earliest creationTimestamp among pending pods;
+  // if none, the latest timestamp in the input; if none, the Unix epoch.
+  std::optional<WallTime> origin;
+  // Disables the engine's dry-run and filter caches (for testing that they change nothing).
+  bool disable_caches = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Simulation results.
+
+enum class EventReason : std::uint8_t {
+  kScheduled,
+  kFailedScheduling,
+  kPreempted,
+  kNominated,
+  kDeleted,
+  kCreated,
+};
+std::string_view EventReasonName(EventReason r);
+
+struct SimEvent {
+  SimTime time{};
+  EventReason reason = EventReason::kScheduled;
+  std::string pod;   // "ns/name"
+  std::string node;  // empty = none (null in JSON)
+  // Preempted only.
+  std::string by;        // the preemptor "ns/name"
+  std::string by_group;  // the preemptor's pod group "ns/name", when group-caused
+  bool pdb_violation = false;
+  std::string victim_group;  // set when the victim went as part of a disruptionMode `all` group
+  std::string message;
+};
+
+enum class PodState : std::uint8_t { kPending, kRunning, kTerminating, kDeleted };
+std::string_view PodStateName(PodState s);
+
+struct PodOutcome {
+  std::string pod;  // "ns/name"
+  std::int32_t priority = 0;
+  PodState state = PodState::kPending;
+  std::string node;            // where it runs / ran; empty if never bound
+  std::string nominated_node;  // empty if none
+  std::string reason;          // for pending pods: why (the last FailedScheduling message)
+  std::string replacement_of;  // for pods created by a controller to replace a victim
+  std::string pod_group;       // "ns/name" of its PodGroup, if any
+  std::optional<SimTime> scheduled_at;
+  std::optional<SimTime> deleted_at;
+};
+
+struct NodeOutcome {
+  std::string node;
+  ResourceList allocatable;
+  ResourceList requested;  // by the pods still on it at the end (running and terminating)
+  std::vector<std::string> pods;  // "ns/name", in bind order
+};
+
+struct GroupOutcome {
+  std::string group;  // "ns/name"
+  bool composite = false;
+  std::int32_t priority = 0;
+  int pods = 0;
+  int placed = 0;  // running at the end
+  int min_count = 0;
+  std::string state;  // "Scheduled", "WaitingForMinCount", "PreemptedWhole", ...
+};
+
+struct SimulationStats {
+  std::int64_t scheduling_attempts = 0;
+  std::int64_t preemption_attempts = 0;
+  std::int64_t pods_scheduled = 0;
+  std::int64_t victims = 0;
+  std::int64_t dry_runs = 0;
+};
+
+struct SimulationResult {
+  Profile profile = Profile::kDefault;
+  std::vector<SimEvent> events;   // in order of time, then of occurrence
+  std::vector<PodOutcome> pods;   // input pods in input order, then created pods in creation order
+  std::vector<NodeOutcome> nodes; // in input order
+  std::vector<GroupOutcome> groups;
+  SimTime end_time{};
+  std::string end_reason;  // "quiescent", "until", "max-attempts"
+  bool attempt_cap_reached = false;
+  SimulationStats stats;
+  WallTime origin;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Explain results.
+
+struct FilterOutcome {
+  std::string node;
+  bool fits = false;
+  std::string code;  // "Success", "Unschedulable", "UnschedulableAndUnresolvable"
+  std::vector<std::string> reasons;
+};
+
+// One step of "remove all lower, then reprieve".
+struct ReprieveStep {
+  std::string pod;
+  std::int32_t priority = 0;
+  bool pdb_violating = false;
+  bool reprieved = false;   // true: put back (spared); false: stays a victim
+  std::string why;          // e.g. "fits with it back", "Insufficient cpu"
+  ResourceList free_after;  // node's free resources after this step
+};
+
+struct CandidateOutcome {
+  std::string node;
+  std::vector<std::string> victims;
+  int pdb_violations = 0;
+  std::vector<std::string> reprieved;
+  ResourceList free_after_removal;  // free resources with every lower-priority pod removed
+  std::vector<ReprieveStep> steps;
+  std::int32_t highest_victim_priority = 0;
+};
+
+struct ChosenCandidate {
+  std::string node;
+  std::vector<std::string> victims;
+  std::string decided_by;  // the tie-breaker that decided, e.g. "fewest PDB violations"
+};
+
+struct ExplainResult {
+  Profile profile = Profile::kDefault;
+  std::string pod;
+  std::int32_t priority = 0;
+  bool eligible = false;
+  std::string eligibility_message;
+  std::vector<FilterOutcome> filter;
+  std::vector<CandidateOutcome> candidates;  // in evaluation order
+  std::optional<ChosenCandidate> chosen;
+  std::string message;  // kube-scheduler's FailedScheduling message, or "fits on node X"
+  std::optional<std::string> fits_node;  // when the pod fits without preemption
+};
+
+// Runs `options.profile` over `state` until nothing more can happen or `options.until`.
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options);
+
+// Explains the attempt `pod` ("ns/name", or "name" in namespace default) would make against
+// the state at time 0, changing nothing. NotFound if there is no such pod.
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod);
+
+}  // namespace kpsim

@@ -1,0 +1,18 @@
+#pragma once
+
+// The `default` profile: kube-scheduler's queue, filters, scores and preemption on a simulated clock.
+
+#include <string_view>
+
+#include "kpsim/admission.h"
+#include "kpsim/engine.h"
+
+namespace kpsim::engine {
+
+// REQUIRES: options.profile == Profile::kDefault; `options.origin` is set.
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options);
+
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod);
+
+}  // namespace kpsim::engine
