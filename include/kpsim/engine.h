@@ -46,7 +46,7 @@ struct EngineOptions {
   std::optional<SimDuration> until;  // stop the run at this simulated time
   FeatureGates gates;
   CandidateSampling candidate_sampling = CandidateSampling::kExact;
-  int max_attempts = 10000;  // book profile: the chapter's round cap
+  int max_attempts = 1000000;  // book profile: the chapter's round cap (--max-attempts)
   // The wall time of simulated time 0. Unset: the earliest creationTimestamp among pending pods;
   // if none, the latest timestamp in the input; if none, the Unix epoch.
   std::optional<WallTime> origin;
@@ -78,6 +78,7 @@ struct SimEvent {
   bool pdb_violation = false;
   std::string victim_group;  // set when the victim went as part of a disruptionMode `all` group
   std::string message;
+  std::int64_t round = 0;  // the scheduling attempt (cycle) that produced it, 1-based; 0 = none
 };
 
 enum class PodState : std::uint8_t { kPending, kRunning, kTerminating, kDeleted };
