@@ -1,0 +1,64 @@
+// Names and provenance of api objects.
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "fmt/format.h"
+#include "kpsim/api/types.h"
+
+namespace kpsim {
+
+std::string_view PreemptionPolicyName(PreemptionPolicy p) {
+  switch (p) {
+    case PreemptionPolicy::kPreemptLowerPriority:
+      return "PreemptLowerPriority";
+    case PreemptionPolicy::kNever:
+      return "Never";
+  }
+  return "PreemptLowerPriority";
+}
+
+std::string_view ObjectKindName(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kNode:
+      return "Node";
+    case ObjectKind::kPod:
+      return "Pod";
+    case ObjectKind::kPriorityClass:
+      return "PriorityClass";
+    case ObjectKind::kPodDisruptionBudget:
+      return "PodDisruptionBudget";
+    case ObjectKind::kNamespace:
+      return "Namespace";
+    case ObjectKind::kPodGroup:
+      return "PodGroup";
+    case ObjectKind::kCompositePodGroup:
+      return "CompositePodGroup";
+  }
+  return "Unknown";
+}
+
+bool IsClusterScoped(ObjectKind kind) {
+  return kind == ObjectKind::kNode || kind == ObjectKind::kPriorityClass ||
+         kind == ObjectKind::kNamespace;
+}
+
+std::string SourceRef::ToString() const {
+  if (line > 0) return fmt::format("{}:{}", file, line);
+  if (document > 0) return fmt::format("{} (item {})", file, document);
+  return file;
+}
+
+const ObjectMeta& Object::meta() const {
+  return std::visit([](const auto& v) -> const ObjectMeta& { return v.meta; }, value);
+}
+
+std::string Object::DisplayName() const {
+  const ObjectMeta& m = meta();
+  if (IsClusterScoped(kind)) return m.name;
+  // An unset namespace is shown as "default", the namespace admission will give the object.
+  return fmt::format("{}/{}", m.namespace_.empty() ? "default" : m.namespace_, m.name);
+}
+
+}  // namespace kpsim
