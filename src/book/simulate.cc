@@ -1,0 +1,250 @@
+// `book::Simulate`: the chapter's `Cluster.Run` (orchestration/preemption), round by round, with
+// the same answers and without its per-round sort and full scans:
+// - the queue is a heap keyed (priority desc, seq) instead of `sortQueue` every round;
+// - `place` walks nodes by free CPU and stops at the first that fits (`BookState::FindPlacement`);
+// - `selectVictims` results are cached per node and reused while the node and the preemptor's
+//   (priority, requests) are unchanged;
+// - a (priority, requests) pair that could neither be placed nor preempt fails again at once until
+//   some pod is evicted: binding pods only ever shrinks "free with every lower pod removed".
+
+#include <map>
+#include <queue>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "book/book.h"
+#include "book/book_state.h"
+#include "book/candidate.h"
+
+namespace kpsim::book {
+namespace {
+
+using internal::BookState;
+using internal::Candidate;
+using internal::VictimSelection;
+
+struct QueueEntry {
+  std::int32_t priority = 0;
+  std::uint64_t seq = 0;
+  int pod = -1;
+};
+
+// Heap order: the top is the highest priority, then the earliest seq (`sortQueue`).
+struct QueueEntryLess {
+  bool operator()(const QueueEntry& a, const QueueEntry& b) const {
+    if (a.priority != b.priority) return a.priority < b.priority;
+    return a.seq > b.seq;
+  }
+};
+
+// What happened to one pod, for its `PodOutcome`.
+struct PodFate {
+  bool stuck = false;
+  std::string last_eviction;  // "preempted by api from node-a"
+  bool scheduled_in_run = false;
+};
+
+// The last `SelectVictims` result of one node, valid while the key matches.
+struct CachedSelection {
+  bool valid = false;
+  std::uint64_t node_version = 0;
+  std::int32_t priority = 0;
+  int request_class = 0;
+  VictimSelection selection;
+};
+
+class Runner {
+ public:
+  Runner(const ClusterState& state, const EngineOptions& options)
+      : state_(state), options_(options), fates_(static_cast<size_t>(state_.pod_count())),
+        cache_(static_cast<size_t>(state_.node_count())) {}
+
+  SimulationResult Run();
+
+ private:
+  bool Place(int pod);
+  bool Preempt(int pod);
+  const VictimSelection& Selection(int node, int pod);
+  void Emit(EventReason reason, int pod, int node, std::string message);
+  std::string Label(int pod) const;  // "api (priority 100)"
+
+  BookState state_;
+  const EngineOptions& options_;
+  std::priority_queue<QueueEntry, std::vector<QueueEntry>, QueueEntryLess> queue_;
+  std::uint64_t seq_ = 0;
+  std::int64_t round_ = 0;
+  std::vector<PodFate> fates_;
+  std::vector<CachedSelection> cache_;
+  // (priority, request class) -> removal generation at which it failed both place and preempt.
+  std::map<std::pair<std::int32_t, int>, std::uint64_t> failed_at_;
+  SimulationResult result_;
+};
+
+std::string Runner::Label(int pod) const {
+  const auto& p = state_.pod(pod);
+  return p.display + " (priority " + std::to_string(p.priority) + ")";
+}
+
+void Runner::Emit(EventReason reason, int pod, int node, std::string message) {
+  SimEvent event;
+  event.reason = reason;
+  event.pod = state_.pod(pod).key;
+  if (node >= 0) event.node = state_.node(node).name;
+  event.message = std::move(message);
+  event.round = round_;
+  result_.events.push_back(std::move(event));
+}
+
+bool Runner::Place(int pod) {
+  const int node = state_.FindPlacement(pod);
+  if (node < 0) return false;
+  state_.Bind(pod, node);
+  fates_[static_cast<size_t>(pod)].scheduled_in_run = true;
+  ++result_.stats.pods_scheduled;
+  Emit(EventReason::kScheduled, pod, node, Label(pod) + " placed on " + state_.node(node).name);
+  return true;
+}
+
+const VictimSelection& Runner::Selection(int node, int pod) {
+  CachedSelection& entry = cache_[static_cast<size_t>(node)];
+  const auto& p = state_.pod(pod);
+  const std::uint64_t version = state_.node(node).version;
+  if (!entry.valid || entry.node_version != version || entry.priority != p.priority ||
+      entry.request_class != p.request_class) {
+    entry.valid = true;
+    entry.node_version = version;
+    entry.priority = p.priority;
+    entry.request_class = p.request_class;
+    entry.selection = state_.SelectVictims(node, pod);
+  }
+  return entry.selection;
+}
+
+bool Runner::Preempt(int pod) {
+  // Mirrors `preempt`: the best candidate by `better`, then evict its victims in order, each
+  // requeued at the back, then bind the preemptor.
+  ++result_.stats.preemption_attempts;
+  result_.stats.dry_runs += state_.node_count();
+  const auto& p = state_.pod(pod);
+  std::optional<Candidate> best;
+  for (int node_idx = 0; node_idx < state_.node_count(); ++node_idx) {
+    const VictimSelection& selection = Selection(node_idx, pod);
+    if (!selection.feasible || selection.victims.empty()) continue;
+    Candidate cand;
+    cand.node = node_idx;
+    cand.name_rank = state_.node(node_idx).name_rank;
+    cand.violations = selection.touches_pdb ? state_.Violations(selection.victims) : 0;
+    cand.top_victim = selection.top_victim;
+    cand.victim_count = static_cast<int>(selection.victims.size());
+    if (!best.has_value() || internal::Better(cand, *best)) best = cand;
+  }
+  if (!best.has_value()) return false;
+
+  const int node = best->node;
+  const std::string node_name = state_.node(node).name;
+  const std::vector<int> victims = cache_[static_cast<size_t>(node)].selection.victims;
+  for (int victim : victims) {
+    const bool violates = state_.Violations({victim}) > 0;
+    state_.Evict(victim);
+    ++result_.stats.victims;
+    std::string message = Label(pod) + " preempted " + Label(victim) + " from " + node_name;
+    if (violates) message += ", breaking a PodDisruptionBudget";
+    Emit(EventReason::kPreempted, victim, node, std::move(message));
+    result_.events.back().by = p.key;
+    result_.events.back().pdb_violation = violates;
+    fates_[static_cast<size_t>(victim)].last_eviction = "preempted by " + p.display + " from " +
+                                                         node_name;
+    queue_.push({state_.pod(victim).priority, ++seq_, victim});
+  }
+  state_.Bind(pod, node);
+  fates_[static_cast<size_t>(pod)].scheduled_in_run = true;
+  ++result_.stats.pods_scheduled;
+  Emit(EventReason::kScheduled, pod, node,
+       p.display + " placed on " + node_name + " (on room made by preemption)");
+  return true;
+}
+
+SimulationResult Runner::Run() {
+  result_.profile = Profile::kBook;
+  result_.origin = options_.origin.value_or(WallTime{});
+  for (int pod : state_.InitialQueue()) queue_.push({state_.pod(pod).priority, ++seq_, pod});
+
+  // Mirrors `Run`: one attempt per round, at most `max_attempts` rounds.
+  while (round_ < options_.max_attempts && !queue_.empty()) {
+    ++round_;
+    ++result_.stats.scheduling_attempts;
+    const int pod = queue_.top().pod;
+    queue_.pop();
+    const auto& p = state_.pod(pod);
+    const auto memo_key = std::make_pair(p.priority, p.request_class);
+    auto memo = failed_at_.find(memo_key);
+    const bool known_to_fail =
+        memo != failed_at_.end() && memo->second == state_.removal_generation();
+    if (known_to_fail) {
+      // Exactly what place and preempt would do: fail. Count the preemption attempt as they would.
+      ++result_.stats.preemption_attempts;
+      result_.stats.dry_runs += state_.node_count();
+    } else {
+      if (Place(pod) || Preempt(pod)) continue;
+      failed_at_[memo_key] = state_.removal_generation();
+    }
+    // No one to preempt either: stuck for good, never retried.
+    fates_[static_cast<size_t>(pod)].stuck = true;
+    Emit(EventReason::kFailedScheduling, pod, -1,
+         p.display + " cannot be placed anywhere (and has no one to preempt)");
+  }
+  result_.attempt_cap_reached = !queue_.empty();
+  result_.end_reason = result_.attempt_cap_reached ? "max-attempts" : "quiescent";
+
+  // Outcomes: pods in input order, nodes in input order.
+  const std::string cap_note = "still in the queue when the round cap (" +
+                               std::to_string(options_.max_attempts) + ") stopped the run";
+  for (int pod_idx = 0; pod_idx < state_.pod_count(); ++pod_idx) {
+    const auto& p = state_.pod(pod_idx);
+    const PodFate& fate = fates_[static_cast<size_t>(pod_idx)];
+    PodOutcome outcome;
+    outcome.pod = p.key;
+    outcome.priority = p.priority;
+    if (p.node >= 0) {
+      outcome.state = PodState::kRunning;
+      outcome.node = state_.node(p.node).name;
+      if (fate.scheduled_in_run) outcome.scheduled_at = SimTime{};
+    } else if (fate.stuck) {
+      outcome.reason = p.display + " cannot be placed anywhere (and has no one to preempt)";
+    } else if (!fate.last_eviction.empty()) {
+      outcome.reason = fate.last_eviction + "; " + cap_note;
+    } else if (state_.IsPrebound(pod_idx)) {
+      // Never bound: its node is not in the cluster, and the model never schedules it.
+      outcome.reason = "bound to node " + state_.SpecNodeName(pod_idx) +
+                       ", which is not in the cluster";
+    } else {
+      outcome.reason = cap_note;
+    }
+    result_.pods.push_back(std::move(outcome));
+  }
+  for (int node_idx = 0; node_idx < state_.node_count(); ++node_idx) {
+    const auto& rec = state_.node(node_idx);
+    NodeOutcome outcome;
+    outcome.node = rec.name;
+    outcome.allocatable = state_.ToResourceList(rec.allocatable);
+    internal::Amounts requested(rec.allocatable.size(), 0);
+    for (int pod : rec.bind_order) {
+      const auto& request = state_.pod(pod).request;
+      for (size_t dim = 0; dim < requested.size(); ++dim) requested[dim] += request[dim];
+      outcome.pods.push_back(state_.pod(pod).key);
+    }
+    outcome.requested = state_.ToResourceList(requested);
+    outcome.requested.pods = static_cast<std::int64_t>(rec.bind_order.size());
+    result_.nodes.push_back(std::move(outcome));
+  }
+  return std::move(result_);
+}
+
+}  // namespace
+
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
+  return Runner(state, options).Run();
+}
+
+}  // namespace kpsim::book
