@@ -1,0 +1,88 @@
+// Admission of the kinds that only need API validation: PodDisruptionBudget
+// (pkg/apis/policy/validation), Node and Namespace (object-meta name rules).
+
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "admission/admitters.h"
+#include "admission/validation.h"
+
+namespace kpsim::admission {
+namespace {
+
+// Go's `%#v` of an `intstr.IntOrString` value.
+std::string GoIntOrString(const IntOrString& v) {
+  if (v.is_percent) {
+    return fmt::format("intstr.IntOrString{{Type:1, IntVal:0, StrVal:{}}}",
+                       GoQuote(fmt::format("{}%", v.value)));
+  }
+  return fmt::format("intstr.IntOrString{{Type:0, IntVal:{}, StrVal:\"\"}}", v.value);
+}
+
+std::string ShortIntOrString(const IntOrString& v) {
+  return v.is_percent ? GoQuote(fmt::format("{}%", v.value)) : std::to_string(v.value);
+}
+
+// Mirrors `ValidatePositiveIntOrPercent` and `IsNotMoreThan100Percent`.
+void ValidateIntOrPercent(const IntOrString& v, const std::string& field, FieldErrors* errors) {
+  if (v.is_percent) {
+    if (v.value < 0) {
+      errors->push_back(Invalid(field, GoIntOrString(v),
+                                "a valid percent string must be a numeric string followed by an "
+                                "ending '%' (e.g. '1%',  or '93%', regex used for validation is "
+                                "'[0-9]+%')"));
+    } else if (v.value > 100) {
+      errors->push_back(Invalid(field, GoIntOrString(v), "must not be greater than 100%"));
+    }
+  } else if (v.value < 0) {
+    errors->push_back(Invalid(field, v.value, "must be greater than or equal to 0"));
+  }
+}
+
+template <typename T>
+Expected<T> Finish(T object, ObjectKind kind, const FieldErrors& errors) {
+  if (!errors.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     InvalidMessage(QualifiedKind(kind), object.meta.name, errors));
+  }
+  return object;
+}
+
+}  // namespace
+
+Expected<PodDisruptionBudget> AdmitPodDisruptionBudget(PodDisruptionBudget pdb) {
+  FieldErrors errors;
+  ValidateObjectMeta(pdb.meta, /*namespaced=*/true, NameRule::kDnsSubdomain, &errors);
+  // Mirrors `ValidatePodDisruptionBudgetSpec`. Go would print the spec struct with `%#v`
+  // (pointer addresses included); kpsim prints the two values instead, deterministically.
+  if (pdb.min_available.has_value() && pdb.max_unavailable.has_value()) {
+    errors.push_back(Invalid("spec",
+                             fmt::format("policy.PodDisruptionBudgetSpec{{MinAvailable:{}, "
+                                         "MaxUnavailable:{}}}",
+                                         ShortIntOrString(*pdb.min_available),
+                                         ShortIntOrString(*pdb.max_unavailable)),
+                             "minAvailable and maxUnavailable cannot be both set"));
+  }
+  if (pdb.min_available.has_value()) {
+    ValidateIntOrPercent(*pdb.min_available, "spec.minAvailable", &errors);
+  }
+  if (pdb.max_unavailable.has_value()) {
+    ValidateIntOrPercent(*pdb.max_unavailable, "spec.maxUnavailable", &errors);
+  }
+  return Finish(std::move(pdb), ObjectKind::kPodDisruptionBudget, errors);
+}
+
+Expected<Node> AdmitNode(Node node) {
+  FieldErrors errors;
+  ValidateObjectMeta(node.meta, /*namespaced=*/false, NameRule::kDnsSubdomain, &errors);
+  return Finish(std::move(node), ObjectKind::kNode, errors);
+}
+
+Expected<Namespace> AdmitNamespace(Namespace ns) {
+  FieldErrors errors;
+  ValidateObjectMeta(ns.meta, /*namespaced=*/false, NameRule::kDnsLabel, &errors);
+  return Finish(std::move(ns), ObjectKind::kNamespace, errors);
+}
+
+}  // namespace kpsim::admission
