@@ -1,0 +1,804 @@
+#pragma once
+
+// Decoders from a manifest tree (a `YamlView` or `JsonView`, see manifest_node.h) to api objects.
+// Written once as templates over the view. Each decoder throws `DecodeFailure` (internal to io/,
+// caught per object by manifest_reader.cc) on the first field of the wrong type or with an
+// unparsable value; unknown fields are ignored, as kubectl output carries many we do not model.
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fmt/format.h"
+#include "io/manifest_node.h"
+#include "kpsim/api/types.h"
+
+namespace kpsim::io::internal {
+
+// A field path as a chain of stack frames, rendered only when an error is reported.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;  // a field name or map key; empty for a list index
+  int index = -1;
+
+  Path Field(std::string_view k) const { return Path{this, k, -1}; }
+  Path Index(int i) const { return Path{this, {}, i}; }
+
+  std::string ToString() const {
+    std::vector<const Path*> chain;
+    for (const Path* p = this;
+         p != nullptr && (p->parent != nullptr || !p->key.empty() || p->index >= 0);
+         p = p->parent) {
+      chain.push_back(p);
+    }
+    std::string out;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if ((*it)->index >= 0) {
+        out += fmt::format("[{}]", (*it)->index);
+      } else {
+        if (!out.empty()) out += '.';
+        out += (*it)->key;
+      }
+    }
+    return out;
+  }
+};
+
+// The first decoding problem of an object.
+struct DecodeFailure {
+  std::string field;
+  std::string message;
+  int line = 0;  // of the offending node, 0 if unknown
+};
+
+template <typename V>
+[[noreturn]] void Fail(const V& v, const Path& p, std::string message) {
+  throw DecodeFailure{p.ToString(), std::move(message), v.line()};
+}
+
+template <typename V>
+[[noreturn]] void FailType(const V& v, const Path& p, std::string_view expected) {
+  const ScalarType scalar = v.type() == NodeType::kScalar ? v.scalar_type() : ScalarType::kString;
+  Fail(v, p, fmt::format("expected {}, got {}", expected, TypeWord(v.type(), scalar)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalars.
+
+template <typename V>
+std::string Str(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return {};
+  if (v.type() != NodeType::kScalar || v.scalar_type() != ScalarType::kString) {
+    FailType(v, p, "a string");
+  }
+  return v.text();
+}
+
+template <typename V>
+bool Bool(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return false;
+  std::optional<bool> b = v.AsBool();
+  if (!b) FailType(v, p, "a boolean");
+  return *b;
+}
+
+template <typename V>
+std::int64_t Int(const V& v, const Path& p, std::int64_t min, std::int64_t max) {
+  std::optional<std::int64_t> i = v.AsInt();
+  if (!i) {
+    if (v.type() == NodeType::kScalar && v.scalar_type() == ScalarType::kInt) {
+      Fail(v, p, fmt::format("the number {} does not fit a 64-bit integer", v.text()));
+    }
+    FailType(v, p, "an integer");
+  }
+  if (*i < min || *i > max) {
+    Fail(v, p, fmt::format("the number {} is out of range [{}, {}]", *i, min, max));
+  }
+  return *i;
+}
+
+template <typename V>
+std::int32_t Int32(const V& v, const Path& p) {
+  return static_cast<std::int32_t>(Int(v, p, std::numeric_limits<std::int32_t>::min(),
+                                       std::numeric_limits<std::int32_t>::max()));
+}
+
+template <typename V>
+std::int64_t Int64(const V& v, const Path& p) {
+  return Int(v, p, std::numeric_limits<std::int64_t>::min(),
+             std::numeric_limits<std::int64_t>::max());
+}
+
+template <typename V>
+std::optional<std::int32_t> OptInt32(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  return Int32(v, p);
+}
+
+template <typename V>
+std::optional<std::int64_t> OptInt64(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  return Int64(v, p);
+}
+
+// A quantity may be written as a string or a number (resource.Quantity.UnmarshalJSON); null is 0.
+template <typename V>
+Quantity Qty(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return Quantity{};
+  if (v.type() != NodeType::kScalar || v.scalar_type() == ScalarType::kBool) {
+    FailType(v, p, "a quantity (a string or a number)");
+  }
+  Expected<Quantity> q = Quantity::Parse(v.text());
+  if (!q.ok()) Fail(v, p, q.error().message);
+  return *q;
+}
+
+template <typename V>
+std::optional<WallTime> Time(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  Expected<WallTime> t = WallTime::Parse(Str(v, p));
+  if (!t.ok()) Fail(v, p, t.error().message);
+  return *t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Containers. `Fields` and `Items` accept null as empty (Go decodes null into a nil map/slice).
+
+template <typename V, typename F>
+void Fields(const V& v, const Path& p, F&& f) {
+  if (v.type() == NodeType::kNull) return;
+  if (v.type() != NodeType::kMap) FailType(v, p, "an object");
+  v.ForEachEntry([&](std::string_view key, const V& child) { f(key, child, p.Field(key)); });
+}
+
+template <typename V, typename F>
+void Items(const V& v, const Path& p, F&& f) {
+  if (v.type() == NodeType::kNull) return;
+  if (v.type() != NodeType::kSeq) FailType(v, p, "a list");
+  v.ForEachItem([&](int index, const V& child) { f(child, p.Index(index)); });
+}
+
+template <typename V>
+std::vector<std::string> StringList(const V& v, const Path& p) {
+  std::vector<std::string> out;
+  Items(v, p, [&](const V& item, const Path& ip) { out.push_back(Str(item, ip)); });
+  return out;
+}
+
+// A string map as sorted `Labels`; a repeated key keeps its last value.
+template <typename V>
+Labels StringMap(const V& v, const Path& p) {
+  Labels out;
+  Fields(v, p, [&](std::string_view key, const V& child, const Path& cp) {
+    out.emplace_back(std::string(key), Str(child, cp));
+  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  Labels unique;
+  unique.reserve(out.size());
+  for (auto& entry : out) {
+    if (!unique.empty() && unique.back().first == entry.first) {
+      unique.back().second = std::move(entry.second);
+    } else {
+      unique.push_back(std::move(entry));
+    }
+  }
+  return unique;
+}
+
+// A resource map (`requests`, `allocatable`, ...) as (name, quantity) pairs in input order.
+template <typename V>
+std::vector<std::pair<std::string, Quantity>> ResourceMap(const V& v, const Path& p) {
+  std::vector<std::pair<std::string, Quantity>> out;
+  Fields(v, p, [&](std::string_view key, const V& child, const Path& cp) {
+    out.emplace_back(std::string(key), Qty(child, cp));
+  });
+  return out;
+}
+
+inline ResourceList ToResourceList(const std::vector<std::pair<std::string, Quantity>>& m) {
+  ResourceList r;
+  for (const auto& [name, q] : m) r.Set(name, q);
+  return r;
+}
+
+// Kubernetes' wording for an enum value outside its set.
+template <typename V>
+[[noreturn]] void FailUnsupported(const V& v, const Path& p, std::string_view value,
+                                  std::string_view supported) {
+  Fail(v, p, fmt::format("Unsupported value: \"{}\": supported values: {}", value, supported));
+}
+
+template <typename V>
+std::optional<PreemptionPolicy> PreemptionPolicyField(const V& v, const Path& p,
+                                                      std::optional<std::string>& raw) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  std::string s = Str(v, p);
+  if (s == "PreemptLowerPriority") return PreemptionPolicy::kPreemptLowerPriority;
+  if (s == "Never") return PreemptionPolicy::kNever;
+  raw = std::move(s);  // admission reports it with Kubernetes' NotSupported message
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared structures.
+
+template <typename V>
+ObjectMeta DecodeMeta(const V& v, const Path& p) {
+  ObjectMeta m;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "name") {
+      m.name = Str(c, cp);
+    } else if (key == "generateName") {
+      m.generate_name = Str(c, cp);
+    } else if (key == "namespace") {
+      m.namespace_ = Str(c, cp);
+    } else if (key == "uid") {
+      m.uid = Str(c, cp);
+    } else if (key == "labels") {
+      m.labels = StringMap(c, cp);
+    } else if (key == "creationTimestamp") {
+      m.creation_timestamp = Time(c, cp);
+    } else if (key == "deletionTimestamp") {
+      m.deletion_timestamp = Time(c, cp);
+    } else if (key == "ownerReferences") {
+      Items(c, cp, [&](const V& item, const Path& ip) {
+        OwnerReference ref;
+        Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+          if (k == "apiVersion") {
+            ref.api_version = Str(f, fp);
+          } else if (k == "kind") {
+            ref.kind = Str(f, fp);
+          } else if (k == "name") {
+            ref.name = Str(f, fp);
+          } else if (k == "uid") {
+            ref.uid = Str(f, fp);
+          } else if (k == "controller") {
+            ref.controller = Bool(f, fp);
+          }
+        });
+        m.owner_references.push_back(std::move(ref));
+      });
+    }
+  });
+  return m;
+}
+
+template <typename V>
+LabelSelector DecodeLabelSelector(const V& v, const Path& p) {
+  LabelSelector s;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "matchLabels") {
+      s.match_labels = StringMap(c, cp);
+    } else if (key == "matchExpressions") {
+      Items(c, cp, [&](const V& item, const Path& ip) {
+        LabelSelectorRequirement req;
+        Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+          if (k == "key") {
+            req.key = Str(f, fp);
+          } else if (k == "values") {
+            req.values = StringList(f, fp);
+          } else if (k == "operator") {
+            const std::string op = Str(f, fp);
+            if (op == "In") {
+              req.op = SelectorOperator::kIn;
+            } else if (op == "NotIn") {
+              req.op = SelectorOperator::kNotIn;
+            } else if (op == "Exists") {
+              req.op = SelectorOperator::kExists;
+            } else if (op == "DoesNotExist") {
+              req.op = SelectorOperator::kDoesNotExist;
+            } else {
+              FailUnsupported(f, fp, op, "\"DoesNotExist\", \"Exists\", \"In\", \"NotIn\"");
+            }
+          }
+        });
+        s.match_expressions.push_back(std::move(req));
+      });
+    }
+  });
+  return s;
+}
+
+template <typename V>
+std::optional<LabelSelector> OptLabelSelector(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  return DecodeLabelSelector(v, p);
+}
+
+template <typename V>
+std::vector<NodeSelectorRequirement> DecodeNodeSelectorRequirements(const V& v, const Path& p) {
+  std::vector<NodeSelectorRequirement> out;
+  Items(v, p, [&](const V& item, const Path& ip) {
+    NodeSelectorRequirement req;
+    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+      if (k == "key") {
+        req.key = Str(f, fp);
+      } else if (k == "values") {
+        req.values = StringList(f, fp);
+      } else if (k == "operator") {
+        const std::string op = Str(f, fp);
+        if (op == "In") {
+          req.op = NodeSelectorOperator::kIn;
+        } else if (op == "NotIn") {
+          req.op = NodeSelectorOperator::kNotIn;
+        } else if (op == "Exists") {
+          req.op = NodeSelectorOperator::kExists;
+        } else if (op == "DoesNotExist") {
+          req.op = NodeSelectorOperator::kDoesNotExist;
+        } else if (op == "Gt") {
+          req.op = NodeSelectorOperator::kGt;
+        } else if (op == "Lt") {
+          req.op = NodeSelectorOperator::kLt;
+        } else {
+          FailUnsupported(f, fp, op,
+                          "\"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"");
+        }
+      }
+    });
+    out.push_back(std::move(req));
+  });
+  return out;
+}
+
+template <typename V>
+NodeSelector DecodeNodeSelector(const V& v, const Path& p) {
+  NodeSelector s;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key != "nodeSelectorTerms") return;
+    Items(c, cp, [&](const V& item, const Path& ip) {
+      NodeSelectorTerm term;
+      Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "matchExpressions") {
+          term.match_expressions = DecodeNodeSelectorRequirements(f, fp);
+        } else if (k == "matchFields") {
+          term.match_fields = DecodeNodeSelectorRequirements(f, fp);
+        }
+      });
+      s.terms.push_back(std::move(term));
+    });
+  });
+  return s;
+}
+
+template <typename V>
+std::vector<PodAffinityTerm> DecodePodAffinityTerms(const V& v, const Path& p) {
+  std::vector<PodAffinityTerm> out;
+  Items(v, p, [&](const V& item, const Path& ip) {
+    PodAffinityTerm term;
+    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+      if (k == "labelSelector") {
+        term.label_selector = OptLabelSelector(f, fp);
+      } else if (k == "namespaces") {
+        term.namespaces = StringList(f, fp);
+      } else if (k == "namespaceSelector") {
+        term.namespace_selector = OptLabelSelector(f, fp);
+      } else if (k == "topologyKey") {
+        term.topology_key = Str(f, fp);
+      }
+    });
+    out.push_back(std::move(term));
+  });
+  return out;
+}
+
+template <typename V>
+TaintEffect DecodeTaintEffect(const V& v, const Path& p) {
+  const std::string e = Str(v, p);
+  if (e == "NoSchedule") return TaintEffect::kNoSchedule;
+  if (e == "PreferNoSchedule") return TaintEffect::kPreferNoSchedule;
+  if (e == "NoExecute") return TaintEffect::kNoExecute;
+  FailUnsupported(v, p, e, "\"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kinds.
+
+template <typename V>
+Node DecodeNode(const V& v, const Path& p) {
+  Node node;
+  std::vector<std::pair<std::string, Quantity>> capacity;
+  std::vector<std::pair<std::string, Quantity>> allocatable;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "metadata") {
+      node.meta = DecodeMeta(c, cp);
+    } else if (key == "spec") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "unschedulable") {
+          node.unschedulable = Bool(f, fp);
+        } else if (k == "taints") {
+          Items(f, fp, [&](const V& item, const Path& ip) {
+            Taint taint;
+            bool has_effect = false;
+            Fields(item, ip, [&](std::string_view tk, const V& tv, const Path& tp) {
+              if (tk == "key") {
+                taint.key = Str(tv, tp);
+              } else if (tk == "value") {
+                taint.value = Str(tv, tp);
+              } else if (tk == "effect") {
+                taint.effect = DecodeTaintEffect(tv, tp);
+                has_effect = true;
+              }
+            });
+            if (!has_effect) Fail(item, ip.Field("effect"), "Required value");
+            node.taints.push_back(std::move(taint));
+          });
+        }
+      });
+    } else if (key == "status") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "capacity") {
+          capacity = ResourceMap(f, fp);
+        } else if (k == "allocatable") {
+          allocatable = ResourceMap(f, fp);
+        }
+      });
+    }
+  });
+  // status.allocatable, falling back per resource to status.capacity.
+  for (const auto& [name, q] : capacity) {
+    const bool overridden = std::any_of(allocatable.begin(), allocatable.end(),
+                                        [&](const auto& a) { return a.first == name; });
+    if (!overridden) node.allocatable.Set(name, q);
+  }
+  for (const auto& [name, q] : allocatable) node.allocatable.Set(name, q);
+  return node;
+}
+
+// One container's effective requests: `requests`, with `limits` standing in for any resource
+// that has a limit but no request (API defaulting).
+template <typename V>
+ResourceList DecodeContainerRequests(const V& v, const Path& p, bool* is_sidecar) {
+  std::vector<std::pair<std::string, Quantity>> requests;
+  std::vector<std::pair<std::string, Quantity>> limits;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "resources") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "requests") {
+          requests = ResourceMap(f, fp);
+        } else if (k == "limits") {
+          limits = ResourceMap(f, fp);
+        }
+      });
+    } else if (key == "restartPolicy" && is_sidecar != nullptr) {
+      *is_sidecar = Str(c, cp) == "Always";
+    }
+  });
+  ResourceList r;
+  for (const auto& [name, q] : limits) r.Set(name, q);
+  for (const auto& [name, q] : requests) r.Set(name, q);
+  return r;
+}
+
+template <typename V>
+Toleration DecodeToleration(const V& v, const Path& p) {
+  Toleration t;
+  Fields(v, p, [&](std::string_view k, const V& f, const Path& fp) {
+    if (k == "key") {
+      t.key = Str(f, fp);
+    } else if (k == "value") {
+      t.value = Str(f, fp);
+    } else if (k == "operator") {
+      const std::string op = Str(f, fp);
+      if (op.empty() || op == "Equal") {
+        t.op = TolerationOperator::kEqual;
+      } else if (op == "Exists") {
+        t.op = TolerationOperator::kExists;
+      } else {
+        FailUnsupported(f, fp, op, "\"Equal\", \"Exists\"");
+      }
+    } else if (k == "effect") {
+      if (f.type() != NodeType::kNull && !Str(f, fp).empty()) t.effect = DecodeTaintEffect(f, fp);
+    } else if (k == "tolerationSeconds") {
+      t.toleration_seconds = OptInt64(f, fp);
+    }
+  });
+  return t;
+}
+
+template <typename V>
+void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
+  ResourceList containers;
+  ResourceList restartable_init;  // sidecars started so far
+  ResourceList init_max;
+  std::vector<std::pair<std::string, Quantity>> overhead;
+  std::vector<std::pair<std::string, Quantity>> pod_requests;
+  std::vector<std::pair<std::string, Quantity>> pod_limits;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "nodeName") {
+      spec.node_name = Str(c, cp);
+    } else if (key == "schedulerName") {
+      spec.scheduler_name = Str(c, cp);
+    } else if (key == "priority") {
+      spec.priority = OptInt32(c, cp);
+    } else if (key == "priorityClassName") {
+      spec.priority_class_name = Str(c, cp);
+    } else if (key == "preemptionPolicy") {
+      spec.preemption_policy = PreemptionPolicyField(c, cp, spec.preemption_policy_raw);
+    } else if (key == "nodeSelector") {
+      spec.node_selector = StringMap(c, cp);
+    } else if (key == "tolerations") {
+      Items(c, cp, [&](const V& item, const Path& ip) {
+        spec.tolerations.push_back(DecodeToleration(item, ip));
+      });
+    } else if (key == "terminationGracePeriodSeconds") {
+      spec.termination_grace_period_seconds = OptInt64(c, cp);
+    } else if (key == "schedulingGroup") {
+      if (c.type() == NodeType::kNull) return;
+      SchedulingGroup group;
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "podGroupName") group.pod_group_name = Str(f, fp);
+      });
+      spec.scheduling_group = std::move(group);
+    } else if (key == "affinity") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        const std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+        if (k == "nodeAffinity") {
+          Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
+            if (ak == kRequired && av.type() != NodeType::kNull) {
+              spec.affinity.node_affinity_required = DecodeNodeSelector(av, ap);
+            }
+          });
+        } else if (k == "podAffinity" || k == "podAntiAffinity") {
+          auto& terms = k == "podAffinity" ? spec.affinity.pod_affinity_required
+                                           : spec.affinity.pod_anti_affinity_required;
+          Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
+            if (ak == kRequired) terms = DecodePodAffinityTerms(av, ap);
+          });
+        }
+      });
+    } else if (key == "containers") {
+      Items(c, cp, [&](const V& item, const Path& ip) {
+        containers += DecodeContainerRequests(item, ip, nullptr);
+      });
+    } else if (key == "initContainers") {
+      // Mirrors `AggregateContainerRequests` (k8s component-helpers resource/helpers.go): the
+      // i-th regular init container needs its own requests plus every sidecar started before
+      // it; sidecars also run alongside the regular containers.
+      Items(c, cp, [&](const V& item, const Path& ip) {
+        bool sidecar = false;
+        ResourceList r = DecodeContainerRequests(item, ip, &sidecar);
+        if (sidecar) {
+          containers += r;
+          restartable_init += r;
+          init_max = ResourceList::Max(init_max, restartable_init);
+        } else {
+          init_max = ResourceList::Max(init_max, r + restartable_init);
+        }
+      });
+    } else if (key == "overhead") {
+      overhead = ResourceMap(c, cp);
+    } else if (key == "resources") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "requests") {
+          pod_requests = ResourceMap(f, fp);
+        } else if (k == "limits") {
+          pod_limits = ResourceMap(f, fp);
+        }
+      });
+    }
+  });
+  // Mirrors `PodRequests`: max(containers + sidecars, init containers), then pod-level
+  // requests (PodLevelResources: cpu and memory, defaulted from limits) override the aggregate,
+  // then overhead is added.
+  ResourceList requests = ResourceList::Max(containers, init_max);
+  const auto pod_level = [&](std::string_view name) -> std::optional<Quantity> {
+    for (const auto& [n, q] : pod_requests) {
+      if (n == name) return q;
+    }
+    for (const auto& [n, q] : pod_limits) {
+      if (n == name) return q;
+    }
+    return std::nullopt;
+  };
+  if (std::optional<Quantity> cpu = pod_level(kResourceCpu)) requests.Set(kResourceCpu, *cpu);
+  if (std::optional<Quantity> mem = pod_level(kResourceMemory)) {
+    requests.Set(kResourceMemory, *mem);
+  }
+  requests += ToResourceList(overhead);
+  spec.requests = std::move(requests);
+}
+
+template <typename V>
+Pod DecodePod(const V& v, const Path& p) {
+  Pod pod;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "metadata") {
+      pod.meta = DecodeMeta(c, cp);
+    } else if (key == "spec") {
+      DecodePodSpec(c, cp, pod.spec);
+    } else if (key == "status") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "phase") {
+          pod.status.phase = Str(f, fp);
+        } else if (k == "startTime") {
+          pod.status.start_time = Time(f, fp);
+        } else if (k == "nominatedNodeName") {
+          pod.status.nominated_node_name = Str(f, fp);
+        } else if (k == "conditions") {
+          Items(f, fp, [&](const V& item, const Path& ip) {
+            PodCondition cond;
+            Fields(item, ip, [&](std::string_view ck, const V& cv, const Path& ccp) {
+              if (ck == "type") {
+                cond.type = Str(cv, ccp);
+              } else if (ck == "status") {
+                cond.status = Str(cv, ccp);
+              } else if (ck == "reason") {
+                cond.reason = Str(cv, ccp);
+              } else if (ck == "message") {
+                cond.message = Str(cv, ccp);
+              }
+            });
+            pod.status.conditions.push_back(std::move(cond));
+          });
+        }
+      });
+    }
+  });
+  return pod;
+}
+
+template <typename V>
+PriorityClass DecodePriorityClass(const V& v, const Path& p) {
+  PriorityClass pc;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "metadata") {
+      pc.meta = DecodeMeta(c, cp);
+    } else if (key == "value") {
+      pc.value = Int32(c, cp);
+    } else if (key == "globalDefault") {
+      pc.global_default = Bool(c, cp);
+    } else if (key == "description") {
+      pc.description = Str(c, cp);
+    } else if (key == "preemptionPolicy") {
+      pc.preemption_policy = PreemptionPolicyField(c, cp, pc.preemption_policy_raw);
+    }
+  });
+  return pc;
+}
+
+// intstr.IntOrString as used by PDBs: an int, or a string "N%".
+template <typename V>
+std::optional<IntOrString> DecodeIntOrPercent(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  if (v.type() == NodeType::kScalar && v.scalar_type() == ScalarType::kInt) {
+    return IntOrString{false, Int32(v, p)};
+  }
+  if (v.type() != NodeType::kScalar || v.scalar_type() != ScalarType::kString) {
+    FailType(v, p, "an integer or a percentage string");
+  }
+  const std::string s = v.text();
+  if (s.empty() || s.back() != '%') {
+    Fail(v, p, "invalid value for IntOrString: invalid type: string is not a percentage");
+  }
+  const std::string digits = s.substr(0, s.size() - 1);
+  std::optional<std::int64_t> n = YamlInt(digits);
+  const bool plain_decimal =
+      !digits.empty() && std::all_of(digits.begin() + (digits[0] == '-' || digits[0] == '+'),
+                                     digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+  if (!n || !plain_decimal || *n < std::numeric_limits<std::int32_t>::min() ||
+      *n > std::numeric_limits<std::int32_t>::max()) {
+    Fail(v, p,
+         fmt::format("invalid value for IntOrString: invalid value \"{}\": strconv.Atoi: parsing "
+                     "\"{}\": invalid syntax",
+                     s, digits));
+  }
+  return IntOrString{true, static_cast<std::int32_t>(*n)};
+}
+
+template <typename V>
+PodDisruptionBudget DecodePdb(const V& v, const Path& p) {
+  PodDisruptionBudget pdb;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "metadata") {
+      pdb.meta = DecodeMeta(c, cp);
+    } else if (key == "spec") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "minAvailable") {
+          pdb.min_available = DecodeIntOrPercent(f, fp);
+        } else if (k == "maxUnavailable") {
+          pdb.max_unavailable = DecodeIntOrPercent(f, fp);
+        } else if (k == "selector") {
+          pdb.selector = OptLabelSelector(f, fp);
+        }
+      });
+    } else if (key == "status") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "disruptionsAllowed") {
+          pdb.disruptions_allowed = OptInt32(f, fp);
+        } else if (k == "disruptedPods") {
+          Fields(f, fp, [&](std::string_view pod_name, const V&, const Path&) {
+            pdb.disrupted_pods.emplace_back(pod_name);
+          });
+          std::sort(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end());
+        }
+      });
+    }
+  });
+  return pdb;
+}
+
+template <typename V>
+Namespace DecodeNamespace(const V& v, const Path& p) {
+  Namespace ns;
+  if (std::optional<V> meta = v.Get("metadata")) ns.meta = DecodeMeta(*meta, p.Field("metadata"));
+  return ns;
+}
+
+// A one-of written as `{single: {}}` / `{all: {}}` (also accepts the plain strings "Single" /
+// "All").
+template <typename V>
+std::optional<DisruptionMode> DecodeDisruptionMode(const V& v, const Path& p) {
+  if (v.type() == NodeType::kNull) return std::nullopt;
+  if (v.type() == NodeType::kScalar) {
+    const std::string s = Str(v, p);
+    if (s == "Single" || s == "single") return DisruptionMode::kSingle;
+    if (s == "All" || s == "all") return DisruptionMode::kAll;
+    FailUnsupported(v, p, s, "\"All\", \"Single\"");
+  }
+  std::optional<DisruptionMode> mode;
+  Fields(v, p, [&](std::string_view k, const V& f, const Path& fp) {
+    if (f.type() != NodeType::kNull && f.type() != NodeType::kMap) FailType(f, fp, "an object");
+    if (k == "single") {
+      mode = DisruptionMode::kSingle;
+    } else if (k == "all") {
+      mode = DisruptionMode::kAll;
+    }
+  });
+  return mode;
+}
+
+template <typename V>
+PodGroup DecodePodGroup(const V& v, const Path& p, bool composite) {
+  PodGroup g;
+  g.composite = composite;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "metadata") {
+      g.meta = DecodeMeta(c, cp);
+    } else if (key == "spec") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "schedulingPolicy") {
+          Fields(f, fp, [&](std::string_view sk, const V& sv, const Path& sp) {
+            if (sk == "gang") {
+              g.scheduling_policy.gang = true;
+              Fields(sv, sp, [&](std::string_view gk, const V& gv, const Path& gp) {
+                if (gk == "minCount") g.scheduling_policy.min_count = Int32(gv, gp);
+              });
+            } else if (sk == "basic") {
+              if (sv.type() != NodeType::kNull && sv.type() != NodeType::kMap) {
+                FailType(sv, sp, "an object");
+              }
+            }
+          });
+        } else if (k == "disruptionMode") {
+          g.disruption_mode = DecodeDisruptionMode(f, fp);
+        } else if (k == "priorityClassName") {
+          g.priority_class_name = Str(f, fp);
+        } else if (k == "priority") {
+          g.priority = OptInt32(f, fp);
+        } else if (k == "preemptionPolicy") {
+          g.preemption_policy = PreemptionPolicyField(f, fp, g.preemption_policy_raw);
+        } else if (k == "parentCompositePodGroupName") {
+          g.parent_composite_pod_group_name = Str(f, fp);
+        } else if (k == "schedulingConstraints") {
+          Fields(f, fp, [&](std::string_view ck, const V& cv, const Path& ccp) {
+            if (ck != "topology") return;
+            Items(cv, ccp, [&](const V& item, const Path& ip) {
+              Fields(item, ip, [&](std::string_view tk, const V& tv, const Path& tp) {
+                if (tk == "key") g.topology_keys.push_back(Str(tv, tp));
+              });
+            });
+          });
+        }
+      });
+    }
+  });
+  return g;
+}
+
+}  // namespace kpsim::io::internal
