@@ -62,7 +62,8 @@ BookState::BookState(const ClusterState& state) {
   }
   {
     int rank = 0;
-    for (const auto& [name, idx] : node_by_name) nodes_[static_cast<size_t>(idx)].name_rank = rank++;
+    for (const auto& [name, idx] : node_by_name)
+      nodes_[static_cast<size_t>(idx)].name_rank = rank++;
   }
   for (int node_idx = 0; node_idx < node_count(); ++node_idx) {
     const NodeRec& rec = nodes_[static_cast<size_t>(node_idx)];
@@ -81,7 +82,8 @@ BookState::BookState(const ClusterState& state) {
     rec.priority = pod.spec.priority.value_or(0);
     rec.request = to_amounts(pod.spec.requests);
     rec.request[kDimPods] = 1;
-    rec.request_class = classes.emplace(rec.request, static_cast<int>(classes.size())).first->second;
+    rec.request_class =
+        classes.emplace(rec.request, static_cast<int>(classes.size())).first->second;
     pods_.push_back(std::move(rec));
     pod_spec_node_.push_back(pod.spec.node_name);
     pod_created_.push_back(pod.meta.creation_timestamp);
@@ -201,8 +203,7 @@ Amounts BookState::FreeWithLowerRemoved(int node, std::int32_t priority) const {
   return free;
 }
 
-VictimSelection BookState::SelectVictims(int node, int pod,
-                                         std::vector<PutBackStep>* steps) const {
+VictimSelection BookState::SelectVictims(int node, int pod, std::vector<PutBackStep>* steps) const {
   // Mirrors `selectVictims` (orchestration/preemption): remove every lower-priority pod; if the
   // preemptor still does not fit the node is no candidate; otherwise put the pods back from the
   // highest priority down (ties by name), sparing each one that can go back.

@@ -43,7 +43,7 @@ struct PodRec {
   std::string key;      // "ns/name", the name in events and outcomes
   std::string display;  // "name" in namespace default, else "ns/name": the name in messages
   std::int32_t priority = 0;
-  Amounts request;      // includes the implicit 1 at `kDimPods`
+  Amounts request;        // includes the implicit 1 at `kDimPods`
   int request_class = 0;  // equal requests share a class (dense id)
   std::vector<int> pdbs;  // indices of the PDBs selecting this pod
   int node = -1;          // the node it runs on, -1 when not running
@@ -70,8 +70,8 @@ struct PdbRec {
 
 // The outcome of the chapter's `selectVictims` for one node.
 struct VictimSelection {
-  bool feasible = false;  // fits with every lower-priority pod removed
-  std::vector<int> victims;  // in the order they were chosen (priority desc, name, namespace)
+  bool feasible = false;        // fits with every lower-priority pod removed
+  std::vector<int> victims;     // in the order they were chosen (priority desc, name, namespace)
   std::int32_t top_victim = 0;  // the chapter's topVictim: starts at 0
   bool touches_pdb = false;     // some victim is selected by a PDB
 };

@@ -70,7 +70,8 @@ Expected<ExplainResult> Explain(const ClusterState& cluster, const EngineOptions
     if (!selection.feasible) {
       const auto removed = state.FreeWithLowerRemoved(node_idx, p.priority);
       out.filter[static_cast<size_t>(node_idx)].reasons.push_back(
-          "not a preemption candidate: " + state.FirstInsufficient(p.request, removed).value_or("") +
+          "not a preemption candidate: " +
+          state.FirstInsufficient(p.request, removed).value_or("") +
           " even with every lower-priority pod removed");
       continue;
     }
@@ -113,8 +114,8 @@ Expected<ExplainResult> Explain(const ClusterState& cluster, const EngineOptions
   for (const CandidateOutcome& cand : out.candidates) {
     if (cand.node == chosen.node) chosen.victims = cand.victims;
   }
-  chosen.decided_by =
-      ranked.size() == 1 ? "only candidate" : std::string(internal::DecidedBy(ranked[0], ranked[1]));
+  chosen.decided_by = ranked.size() == 1 ? "only candidate"
+                                         : std::string(internal::DecidedBy(ranked[0], ranked[1]));
   std::string victims_text;
   for (const std::string& victim : chosen.victims) {
     const auto& v = state.pod(state.FindPod(victim));

@@ -57,7 +57,9 @@ struct CachedSelection {
 class Runner {
  public:
   Runner(const ClusterState& state, const EngineOptions& options)
-      : state_(state), options_(options), fates_(static_cast<size_t>(state_.pod_count())),
+      : state_(state),
+        options_(options),
+        fates_(static_cast<size_t>(state_.pod_count())),
         cache_(static_cast<size_t>(state_.node_count())) {}
 
   SimulationResult Run();
@@ -153,8 +155,8 @@ bool Runner::Preempt(int pod) {
     Emit(EventReason::kPreempted, victim, node, std::move(message));
     result_.events.back().by = p.key;
     result_.events.back().pdb_violation = violates;
-    fates_[static_cast<size_t>(victim)].last_eviction = "preempted by " + p.display + " from " +
-                                                         node_name;
+    fates_[static_cast<size_t>(victim)].last_eviction =
+        "preempted by " + p.display + " from " + node_name;
     queue_.push({state_.pod(victim).priority, ++seq_, victim});
   }
   state_.Bind(pod, node);
@@ -216,8 +218,8 @@ SimulationResult Runner::Run() {
       outcome.reason = fate.last_eviction + "; " + cap_note;
     } else if (state_.IsPrebound(pod_idx)) {
       // Never bound: its node is not in the cluster, and the model never schedules it.
-      outcome.reason = "bound to node " + state_.SpecNodeName(pod_idx) +
-                       ", which is not in the cluster";
+      outcome.reason =
+          "bound to node " + state_.SpecNodeName(pod_idx) + ", which is not in the cluster";
     } else {
       outcome.reason = cap_note;
     }

@@ -22,11 +22,26 @@ class PodBuilder {
     pod_.spec.priority = 0;
     pod_.spec.preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
   }
-  PodBuilder& Namespace(std::string ns) { pod_.meta.namespace_ = std::move(ns); return *this; }
-  PodBuilder& Priority(std::int32_t p) { pod_.spec.priority = p; return *this; }
-  PodBuilder& Node(std::string node) { pod_.spec.node_name = std::move(node); return *this; }
-  PodBuilder& MilliCpu(std::int64_t m) { pod_.spec.requests.milli_cpu = m; return *this; }
-  PodBuilder& Memory(std::int64_t bytes) { pod_.spec.requests.memory = bytes; return *this; }
+  PodBuilder& Namespace(std::string ns) {
+    pod_.meta.namespace_ = std::move(ns);
+    return *this;
+  }
+  PodBuilder& Priority(std::int32_t p) {
+    pod_.spec.priority = p;
+    return *this;
+  }
+  PodBuilder& Node(std::string node) {
+    pod_.spec.node_name = std::move(node);
+    return *this;
+  }
+  PodBuilder& MilliCpu(std::int64_t m) {
+    pod_.spec.requests.milli_cpu = m;
+    return *this;
+  }
+  PodBuilder& Memory(std::int64_t bytes) {
+    pod_.spec.requests.memory = bytes;
+    return *this;
+  }
   PodBuilder& Scalar(std::string name, std::int64_t v) {
     pod_.spec.requests.scalar.emplace_back(std::move(name), v);
     return *this;

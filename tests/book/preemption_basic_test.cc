@@ -6,10 +6,10 @@
 // the next node by name; the victims then find no room and no lower pod: stuck.
 // The timing is measured by hand in a Release build (docs/book-profile.md), not asserted here.
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "book/book.h"
 #include "book/book_builders.h"

@@ -2,6 +2,8 @@
 // (reference_model.h) on hundreds of seeded random clusters, plus the model's invariants checked by
 // replaying the event stream on a third, independent state.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -9,8 +11,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "book/book.h"
 #include "book/book_builders.h"
@@ -76,8 +76,8 @@ RandomCase MakeRandomCase(std::uint32_t seed) {
     const std::string ns = uniform(0, 4) == 0 ? "team" : "default";
     switch (uniform(0, 2)) {
       case 0:
-        out.state.pdbs.push_back(MakePdb("b" + std::to_string(i), "app", app, Int(uniform(1, 3)),
-                                         std::nullopt, ns));
+        out.state.pdbs.push_back(
+            MakePdb("b" + std::to_string(i), "app", app, Int(uniform(1, 3)), std::nullopt, ns));
         break;
       case 1:
         out.state.pdbs.push_back(MakePdb("b" + std::to_string(i), "app", app,
@@ -173,8 +173,8 @@ class Replay {
   bool FitsWith(const std::string& pod, const std::string& node) const {
     const ResourceList& alloc = nodes_.at(node);
     ResourceList used;
-    for (const std::string& key : on_node_.count(node) ? on_node_.at(node)
-                                                       : std::set<std::string>{}) {
+    for (const std::string& key :
+         on_node_.count(node) ? on_node_.at(node) : std::set<std::string>{}) {
       used += pods_.at(key)->spec.requests;
       used.pods += 1;
     }

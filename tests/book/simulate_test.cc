@@ -1,10 +1,10 @@
 // `book::Simulate` on the chapter's scenes and on the model's edge rules, with builder-made states.
 
-#include <string>
-#include <vector>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "book/book.h"
 #include "book/book_builders.h"
