@@ -1,0 +1,74 @@
+// The Engine facade: resolves the simulation origin and dispatches to the profile.
+
+#include "kpsim/engine.h"
+
+#include <algorithm>
+
+#include "book/book.h"
+#include "engine/scheduler.h"
+
+namespace kpsim {
+namespace {
+
+// The wall time of simulated time 0 (see `EngineOptions::origin`).
+WallTime ResolveOrigin(const ClusterState& state, const EngineOptions& options) {
+  if (options.origin) return *options.origin;
+  std::optional<WallTime> earliest_pending;
+  std::optional<WallTime> latest;
+  auto note = [&](const std::optional<WallTime>& t) {
+    if (t && (!latest || *latest < *t)) latest = t;
+  };
+  for (const Pod& pod : state.pods) {
+    note(pod.meta.creation_timestamp);
+    note(pod.status.start_time);
+    if (pod.spec.node_name.empty() && pod.meta.creation_timestamp &&
+        (!earliest_pending || *pod.meta.creation_timestamp < *earliest_pending)) {
+      earliest_pending = pod.meta.creation_timestamp;
+    }
+  }
+  for (const Node& node : state.nodes) note(node.meta.creation_timestamp);
+  if (earliest_pending) return *earliest_pending;
+  if (latest) return *latest;
+  return WallTime{};
+}
+
+}  // namespace
+
+std::string_view EventReasonName(EventReason r) {
+  switch (r) {
+    case EventReason::kScheduled: return "Scheduled";
+    case EventReason::kFailedScheduling: return "FailedScheduling";
+    case EventReason::kPreempted: return "Preempted";
+    case EventReason::kNominated: return "Nominated";
+    case EventReason::kDeleted: return "Deleted";
+    case EventReason::kCreated: return "Created";
+  }
+  return "Unknown";
+}
+
+std::string_view PodStateName(PodState s) {
+  switch (s) {
+    case PodState::kPending: return "Pending";
+    case PodState::kRunning: return "Running";
+    case PodState::kTerminating: return "Terminating";
+    case PodState::kDeleted: return "Deleted";
+  }
+  return "Unknown";
+}
+
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  if (resolved.profile == Profile::kBook) return book::Simulate(state, resolved);
+  return engine::Simulate(state, resolved);
+}
+
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod) {
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  if (resolved.profile == Profile::kBook) return book::Explain(state, resolved, pod);
+  return engine::Explain(state, resolved, pod);
+}
+
+}  // namespace kpsim

@@ -1,1 +1,0 @@
-// Intentionally empty until the module has sources.

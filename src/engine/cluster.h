@@ -1,0 +1,161 @@
+#pragma once
+
+// The engine's cluster model: every node and pod under a dense id, with per-node aggregates
+// (requested resources, bound pods, nominated pods, a generation counter) and live
+// PodDisruptionBudget accounting. Built once from the admitted `ClusterState`; the simulator
+// mutates it, dry runs never do (they work on `NodeView` copies).
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/status.h"
+#include "kpsim/admission.h"
+#include "kpsim/api/types.h"
+#include "kpsim/engine.h"
+
+namespace kpsim::engine {
+
+using NodeId = std::int32_t;
+using PodId = std::int32_t;
+inline constexpr std::int32_t kNoId = -1;
+
+// Node-local scheduling constraints shared by many pods: pods with the same static class get the
+// same NodeUnschedulable/NodeName/TaintToleration/NodeAffinity verdict on every node.
+using StaticClassId = std::int32_t;
+
+struct PodInfo {
+  Pod pod;          // the api object; status fields are kept current (nomination, deletion)
+  std::string key;  // "ns/name"
+  std::string uid;  // metadata.uid, or `key` when absent (victim tie-break, rule 9.1.5)
+  std::int32_t priority = 0;
+  PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
+  ResourceList request;          // effective requests plus pods=1
+  std::int64_t nonzero_cpu = 0;  // scoring requests (100m / 200Mi defaults for zero requests)
+  std::int64_t nonzero_memory = 0;
+  StaticClassId static_class = 0;
+  std::int32_t equivalence_class = 0;  // same class => same dry-run/filter result on a node
+  bool has_pod_affinity = false;       // required pod affinity or anti-affinity terms
+  std::int64_t grace_us = 30'000'000;
+  std::vector<std::int32_t> pdbs;  // indices of PDBs selecting this pod
+  bool owned = false;              // has ownerReferences: a controller replaces it when preempted
+  bool is_input = true;
+  PodId replacement_of = kNoId;
+
+  // Live state.
+  PodState state = PodState::kPending;
+  NodeId node = kNoId;
+  NodeId nominated = kNoId;
+  std::optional<std::int64_t> start_unix_us;  // absolute, for the start-time tie-breakers
+  bool terminating_by_preemption = false;
+  std::optional<SimTime> scheduled_at;
+  std::optional<SimTime> deleted_at;
+  std::string last_failure;  // the last FailedScheduling message
+  bool in_queue = false;
+
+  bool IsBound() const { return node != kNoId; }
+  bool IsTerminating() const { return state == PodState::kTerminating; }
+};
+
+struct NodeInfo {
+  const Node* api = nullptr;
+  std::string name;
+  ResourceList allocatable;  // plus `pods` as given
+  ResourceList requested;    // sum of bound pods' requests (running and terminating)
+  std::int64_t nonzero_cpu = 0;
+  std::int64_t nonzero_memory = 0;
+  std::vector<PodId> pods;       // bound pods, in bind order
+  std::vector<PodId> nominated;  // pods nominated to this node
+  std::uint64_t generation = 1;  // bumped on every change of pods or nominations
+};
+
+struct PdbState {
+  const PodDisruptionBudget* api = nullptr;
+  std::string key;  // "ns/name"
+  std::int32_t namespace_id = 0;
+  std::vector<std::string> disrupted_pods;  // pod names, sorted
+  // `status.disruptionsAllowed` from the input, if any, and the counts it was taken at.
+  std::optional<std::int32_t> given_allowed;
+  std::int32_t healthy_at_start = 0;
+  std::int32_t desired_at_start = 0;
+  // Live counts of matching pods.
+  std::int32_t healthy = 0;   // running, not terminating
+  std::int32_t expected = 0;  // existing, not terminating (pending or running)
+
+  std::int32_t Desired() const;
+  std::int32_t DisruptionsAllowed() const;
+};
+
+// The whole mutable cluster.
+class ClusterModel {
+ public:
+  // Builds the model at time 0: pods with spec.nodeName are bound, the rest pending.
+  ClusterModel(const ClusterState& state, const EngineOptions& options);
+
+  std::vector<NodeInfo>& nodes() { return nodes_; }
+  const std::vector<NodeInfo>& nodes() const { return nodes_; }
+  std::deque<PodInfo>& pods() { return pods_; }
+  const std::deque<PodInfo>& pods() const { return pods_; }
+  std::vector<PdbState>& pdbs() { return pdbs_; }
+  const std::vector<PdbState>& pdbs() const { return pdbs_; }
+  ReasonTable& reasons() { return reasons_; }
+  const ReasonTable& reasons() const { return reasons_; }
+  // Node order for filtering: kube-scheduler's node tree order (zones round-robin).
+  const std::vector<NodeId>& node_order() const { return node_order_; }
+  std::int64_t origin_unix_us() const { return origin_us_; }
+
+  std::optional<NodeId> FindNode(std::string_view name) const;
+  std::optional<PodId> FindPod(std::string_view key) const;
+
+  // Labels of a namespace (with kubernetes.io/metadata.name), for namespace selectors.
+  const Labels& NamespaceLabels(const std::string& ns);
+
+  // Mutations, each keeping aggregates, PDB counts and generations current.
+  void Bind(PodId pod, NodeId node, SimTime now);
+  void MarkTerminating(PodId pod, bool by_preemption);
+  void Remove(PodId pod, SimTime now);  // a bound or pending pod is gone
+  void SetNomination(PodId pod, NodeId node);  // kNoId clears
+  // Creates the pending replacement for `victim` (its controller's new pod).
+  PodId AddReplacement(PodId victim, std::string name, SimTime now);
+
+  // Bumped whenever anything changes (pods, nominations).
+  std::uint64_t generation() const { return generation_; }
+  // Bumped when pods are bound, start terminating, leave or are created: a pod that failed
+  // without preempting and has seen no progress since would fail again identically.
+  std::uint64_t progress_generation() const { return progress_generation_; }
+  // Bumped whenever a PDB's disruptionsAllowed may have changed.
+  std::uint64_t pdb_generation() const { return pdb_generation_; }
+  // Number of bound pods with required pod (anti-)affinity terms: when non-zero, filter results
+  // depend on other nodes and the per-node caches are off.
+  int bound_pods_with_affinity() const { return bound_with_affinity_; }
+
+  // Equivalence and static classes.
+  int static_class_count() const { return static_class_count_; }
+
+ private:
+  void Classify(PodInfo& info);
+  void AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta);
+  PodInfo MakePodInfo(const Pod& pod, bool is_input);
+
+  std::vector<NodeInfo> nodes_;
+  std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
+  std::vector<PdbState> pdbs_;
+  std::vector<NodeId> node_order_;
+  ReasonTable reasons_;
+  std::vector<std::pair<std::string, Labels>> namespace_labels_;
+  std::unordered_map<std::string, std::int32_t> class_ids_;         // equivalence classes
+  std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
+  std::unordered_map<std::string, NodeId> node_ids_;
+  std::unordered_map<std::string, PodId> pod_ids_;
+  int static_class_count_ = 0;
+  std::uint64_t generation_ = 1;
+  std::uint64_t pdb_generation_ = 1;
+  std::uint64_t progress_generation_ = 1;
+  int bound_with_affinity_ = 0;
+  std::int64_t origin_us_ = 0;
+};
+
+}  // namespace kpsim::engine

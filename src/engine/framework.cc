@@ -1,0 +1,594 @@
+#include "engine/framework.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace kpsim::engine {
+namespace {
+
+constexpr std::int64_t kMaxNodeScore = 100;
+constexpr std::int64_t kPriorityShift = std::int64_t{1} << 31;  // makes every summand >= 0
+
+// numFeasibleNodesToFind with the adaptive percentage (percentageOfNodesToScore unset).
+std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes) {
+  constexpr std::size_t kMinFeasibleNodesToFind = 100;
+  constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  std::int64_t percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
+  if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+  const auto num = num_all_nodes * static_cast<std::size_t>(percentage) / 100;
+  return std::max(num, kMinFeasibleNodesToFind);
+}
+
+std::int64_t LeastRequestedScore(std::int64_t requested, std::int64_t capacity) {
+  if (capacity == 0 || requested > capacity) return 0;
+  return (capacity - requested) * kMaxNodeScore / capacity;
+}
+
+int IntolerablePreferNoSchedule(const Node& node, const std::vector<Toleration>& tolerations) {
+  int count = 0;
+  for (const Taint& taint : node.taints) {
+    if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
+    bool tolerated = false;
+    for (const Toleration& t : tolerations) {
+      if ((!t.effect || *t.effect == TaintEffect::kPreferNoSchedule) && t.Tolerates(taint)) {
+        tolerated = true;
+        break;
+      }
+    }
+    if (!tolerated) ++count;
+  }
+  return count;
+}
+
+void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out) {
+  out.fits = s.IsSuccess();
+  out.code = std::string(CodeName(s.code()));
+  for (int i = 0; i < s.reason_count(); ++i) out.reasons.push_back(reasons.Text(s.reason(i)));
+}
+
+}  // namespace
+
+ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested) {
+  return node.allocatable - requested;
+}
+
+Framework::Framework(ClusterModel& model, const EngineOptions& options)
+    : model_(model), options_(options), filters_(model), rng_(options.seed) {
+  filter_cache_.resize(model_.nodes().size());
+  dry_run_cache_.resize(model_.nodes().size());
+  no_victims_reason_ = model_.reasons().Intern("No preemption victims found for incoming pod");
+  not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
+}
+
+bool Framework::CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
+  return !options_.disable_caches && affinity == nullptr;
+}
+
+Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
+                                      const ResourceList& requested,
+                                      const AffinityState* affinity) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  bool added = false;
+  ResourceList with_nominated = requested;
+  std::optional<AffinityState> affinity_with;
+  for (PodId other_id : node.nominated) {
+    const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
+    if (&other == &pod || other.priority < pod.priority || other.state != PodState::kPending) {
+      continue;
+    }
+    with_nominated += other.request;
+    if (affinity != nullptr) {
+      if (!affinity_with) affinity_with = *affinity;
+      affinity_with->AddPod(model_, other, node, +1);
+    }
+    added = true;
+  }
+  if (!added) return filters_.Run(pod, node_id, requested, affinity);
+  Status first = filters_.Run(pod, node_id, with_nominated,
+                              affinity_with ? &*affinity_with : nullptr);
+  // Without inter-pod affinity every filter is monotone in the pods present, so the second
+  // pass (without the nominated pods) cannot fail.
+  if (!first.IsSuccess() || affinity == nullptr) return first;
+  return filters_.Run(pod, node_id, requested, affinity);
+}
+
+Status Framework::CachedFilter(const PodInfo& pod, NodeId node_id, const AffinityState* affinity) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
+    return FilterWithNominated(pod, node_id, node.requested, affinity);
+  }
+  FilterCacheEntry& entry = filter_cache_[static_cast<std::size_t>(node_id)];
+  if (entry.cls != pod.equivalence_class || entry.generation != node.generation) {
+    entry.cls = pod.equivalence_class;
+    entry.generation = node.generation;
+    entry.status = FilterWithNominated(pod, node_id, node.requested, affinity);
+  }
+  return entry.status;
+}
+
+std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id, std::int64_t max_taint_count) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const ResourceList& alloc = node.allocatable;
+  // NodeResourcesFit, LeastAllocated, cpu and memory with weight 1 each, non-zero requests.
+  const std::int64_t fit =
+      (LeastRequestedScore(node.nonzero_cpu + pod.nonzero_cpu, alloc.milli_cpu) +
+       LeastRequestedScore(node.nonzero_memory + pod.nonzero_memory, alloc.memory)) /
+      2;
+  // NodeResourcesBalancedAllocation on actual requests.
+  std::array<double, 2> fractions{};
+  std::size_t n = 0;
+  auto add_fraction = [&](std::int64_t requested, std::int64_t allocatable) {
+    if (allocatable == 0) return;
+    double f = static_cast<double>(requested) / static_cast<double>(allocatable);
+    fractions[n++] = std::min(f, 1.0);
+  };
+  add_fraction(node.requested.milli_cpu + pod.request.milli_cpu, alloc.milli_cpu);
+  add_fraction(node.requested.memory + pod.request.memory, alloc.memory);
+  const double stddev = n == 2 ? std::abs((fractions[0] - fractions[1]) / 2) : 0.0;
+  const auto balanced = static_cast<std::int64_t>((1 - stddev) * static_cast<double>(kMaxNodeScore));
+  // TaintToleration (weight 3), reverse-normalized over the feasible nodes.
+  std::int64_t taint = kMaxNodeScore;
+  if (max_taint_count > 0) {
+    const std::int64_t count = IntolerablePreferNoSchedule(*node.api, pod.pod.spec.tolerations);
+    taint = kMaxNodeScore - kMaxNodeScore * count / max_taint_count;
+  }
+  return fit + balanced + 3 * taint;
+}
+
+NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible) {
+  if (feasible.size() == 1) return feasible.front();
+  std::int64_t max_taint_count = 0;
+  for (NodeId id : feasible) {
+    max_taint_count = std::max<std::int64_t>(
+        max_taint_count,
+        IntolerablePreferNoSchedule(*model_.nodes()[static_cast<std::size_t>(id)].api,
+                                    pod.pod.spec.tolerations));
+  }
+  // selectHost: reservoir sampling among the top scores.
+  NodeId selected = feasible.front();
+  std::int64_t selected_score = Score(pod, selected, max_taint_count);
+  std::uint64_t count_of_max = 1;
+  for (std::size_t i = 1; i < feasible.size(); ++i) {
+    const std::int64_t score = Score(pod, feasible[i], max_taint_count);
+    if (score > selected_score) {
+      selected_score = score;
+      selected = feasible[i];
+      count_of_max = 1;
+    } else if (score == selected_score) {
+      ++count_of_max;
+      if (rng_() % count_of_max == 0) selected = feasible[i];
+    }
+  }
+  return selected;
+}
+
+std::string Framework::FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
+                                    const std::string& absent_reason) const {
+  // FitError.Error(): a histogram of reasons, sorted as strings.
+  std::map<std::string, int> histogram;
+  std::size_t present = 0;
+  for (const Status& s : statuses) {
+    if (s.IsSuccess()) continue;
+    ++present;
+    for (int i = 0; i < s.reason_count(); ++i) histogram[model_.reasons().Text(s.reason(i))] += 1;
+  }
+  if (present < num_nodes && !absent_reason.empty()) {
+    histogram[absent_reason] += static_cast<int>(num_nodes - present);
+  }
+  std::vector<std::string> parts;
+  parts.reserve(histogram.size());
+  for (const auto& [reason, count] : histogram) parts.push_back(fmt::format("{} {}", count, reason));
+  std::sort(parts.begin(), parts.end());
+  return fmt::format("0/{} nodes are available: {}.", num_nodes, fmt::join(parts, ", "));
+}
+
+bool Framework::MoreImportant(const PodInfo& a, const PodInfo& b) const {
+  // MoreImportantVictim (rule 9.1) for single-pod victims.
+  if (a.priority != b.priority) return a.priority > b.priority;
+  if (a.start_unix_us && b.start_unix_us && *a.start_unix_us != *b.start_unix_us) {
+    return *a.start_unix_us < *b.start_unix_us;
+  }
+  return a.uid < b.uid;
+}
+
+std::optional<std::string> Framework::Ineligible(const PodInfo& pod,
+                                                 const std::vector<Status>& statuses) {
+  // Mirrors PodEligibleToPreemptOthers (default_preemption.go).
+  if (pod.preemption_policy == PreemptionPolicy::kNever) {
+    return std::string("not eligible due to preemptionPolicy=Never.");
+  }
+  if (pod.nominated != kNoId) {
+    const Status& s = statuses[static_cast<std::size_t>(pod.nominated)];
+    if (s.code() == Code::kUnschedulableAndUnresolvable) return std::nullopt;
+    for (PodId other_id : model_.nodes()[static_cast<std::size_t>(pod.nominated)].pods) {
+      const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
+      if (other.priority < pod.priority && other.IsTerminating() && other.terminating_by_preemption) {
+        return std::string("not eligible due to a terminating pod on the nominated node.");
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
+                                            const AffinityState* affinity,
+                                            CandidateOutcome* trace) {
+  // Mirrors SelectVictimsOnNode (default_preemption.go), steps as in spec §8.
+  ++dry_runs_;
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  DryRunResult result;
+  // 1) Eligible victims: strictly lower priority.
+  std::vector<PodId> potential;
+  for (PodId other : node.pods) {
+    if (model_.pods()[static_cast<std::size_t>(other)].priority < pod.priority) {
+      potential.push_back(other);
+    }
+  }
+  if (potential.empty()) {
+    result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
+    result.status.AddReason(no_victims_reason_);
+    return result;
+  }
+  // 2) Remove them all.
+  ResourceList requested = node.requested;
+  std::optional<AffinityState> state;
+  if (affinity != nullptr) state = *affinity;
+  for (PodId v : potential) {
+    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
+    requested -= victim.request;
+    if (state) state->AddPod(model_, victim, node, -1);
+  }
+  // 3) The pod must fit with all of them gone.
+  Status fits = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr);
+  if (trace != nullptr) trace->free_after_removal = FreeResources(node, requested);
+  if (!fits.IsSuccess()) {
+    result.status = fits;
+    return result;
+  }
+  // 4) Most important first.
+  std::sort(potential.begin(), potential.end(), [&](PodId a, PodId b) {
+    return MoreImportant(model_.pods()[static_cast<std::size_t>(a)],
+                         model_.pods()[static_cast<std::size_t>(b)]);
+  });
+  // 5) PDB classification (rule 8.7): budgets consumed in importance order.
+  std::vector<std::int32_t> budgets;
+  budgets.reserve(model_.pdbs().size());
+  for (const PdbState& pdb : model_.pdbs()) budgets.push_back(pdb.DisruptionsAllowed());
+  std::vector<PodId> violating, non_violating;
+  for (PodId v : potential) {
+    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
+    bool is_violating = false;
+    for (std::int32_t pdb_index : victim.pdbs) {
+      const PdbState& pdb = model_.pdbs()[static_cast<std::size_t>(pdb_index)];
+      if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(),
+                             victim.pod.meta.name)) {
+        continue;
+      }
+      if (--budgets[static_cast<std::size_t>(pdb_index)] < 0) {
+        is_violating = true;
+        break;
+      }
+    }
+    (is_violating ? violating : non_violating).push_back(v);
+  }
+  // 6) Reprieve: PDB-violating victims first, then the rest, most important first.
+  Candidate candidate;
+  candidate.node = node_id;
+  bool from_violating = false, from_non_violating = false;
+  auto reprieve = [&](PodId v, bool is_violating) {
+    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
+    requested += victim.request;
+    if (state) state->AddPod(model_, victim, node, +1);
+    Status s = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr);
+    ReprieveStep step;
+    step.pod = victim.key;
+    step.priority = victim.priority;
+    step.pdb_violating = is_violating;
+    if (s.IsSuccess()) {
+      step.reprieved = true;
+      step.why = "the preemptor still fits with it back";
+    } else {
+      requested -= victim.request;
+      if (state) state->AddPod(model_, victim, node, -1);
+      candidate.victims.push_back(Victim{v, is_violating});
+      if (is_violating) {
+        ++candidate.pdb_violations;
+        from_violating = true;
+      } else {
+        from_non_violating = true;
+      }
+      std::vector<std::string> reasons;
+      for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
+      step.why = fmt::format("with it back: {}", fmt::join(reasons, ", "));
+    }
+    if (trace != nullptr) {
+      step.free_after = FreeResources(node, requested);
+      if (step.reprieved) trace->reprieved.push_back(victim.key);
+      trace->steps.push_back(std::move(step));
+    }
+  };
+  for (PodId v : violating) reprieve(v, true);
+  for (PodId v : non_violating) reprieve(v, false);
+  if (from_violating && from_non_violating) {
+    std::sort(candidate.victims.begin(), candidate.victims.end(), [&](const Victim& a, const Victim& b) {
+      return MoreImportant(model_.pods()[static_cast<std::size_t>(a.pod)],
+                           model_.pods()[static_cast<std::size_t>(b.pod)]);
+    });
+  }
+  if (candidate.victims.empty()) {
+    result.status = Status(Code::kError, PluginId::kDefaultPreemption);
+    result.status.AddReason(model_.reasons().Intern(
+        fmt::format("expected at least one victim pod on node \"{}\"", node.name)));
+    return result;
+  }
+  // Scores for pickOneNodeForPreemption.
+  const PodInfo& top = model_.pods()[static_cast<std::size_t>(candidate.victims.front().pod)];
+  candidate.highest_priority = top.priority;
+  std::int64_t max_priority = std::numeric_limits<std::int64_t>::min();
+  for (const Victim& v : candidate.victims) {
+    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    candidate.priority_sum += static_cast<std::int64_t>(victim.priority) + kPriorityShift;
+    max_priority = std::max<std::int64_t>(max_priority, victim.priority);
+  }
+  candidate.latest_start = std::numeric_limits<std::int64_t>::max();
+  for (const Victim& v : candidate.victims) {
+    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    if (victim.priority == max_priority) {
+      candidate.latest_start = std::min(candidate.latest_start,
+                                        victim.start_unix_us.value_or(std::numeric_limits<std::int64_t>::min()));
+    }
+  }
+  if (trace != nullptr) {
+    for (const Victim& v : candidate.victims) {
+      trace->victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
+    }
+    trace->pdb_violations = candidate.pdb_violations;
+    trace->highest_victim_priority = static_cast<std::int32_t>(candidate.highest_priority);
+  }
+  result.candidate = std::move(candidate);
+  return result;
+}
+
+DryRunResult Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
+                                     const AffinityState* affinity) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
+    return SelectVictimsOnNode(pod, node_id, affinity, nullptr);
+  }
+  DryRunCacheEntry& entry = dry_run_cache_[static_cast<std::size_t>(node_id)];
+  if (entry.cls != pod.equivalence_class || entry.generation != node.generation ||
+      entry.pdb_generation != model_.pdb_generation()) {
+    entry.cls = pod.equivalence_class;
+    entry.generation = node.generation;
+    entry.pdb_generation = model_.pdb_generation();
+    entry.result = SelectVictimsOnNode(pod, node_id, affinity, nullptr);
+  }
+  return entry.result;
+}
+
+std::size_t Framework::PickCandidate(const std::vector<const Candidate*>& candidates,
+                                     std::string* decided_by) const {
+  // Mirrors pickOneNodeForPreemption: after each score function keep the best; the order of the
+  // functions is the order of this table.
+  using ScoreFn = std::int64_t (*)(const Candidate&);
+  static constexpr std::array<std::pair<std::string_view, ScoreFn>, 5> kScoreFuncs{{
+      {"fewest PDB violations", [](const Candidate& c) -> std::int64_t { return -c.pdb_violations; }},
+      {"lowest highest-victim priority", [](const Candidate& c) { return -c.highest_priority; }},
+      {"smallest sum of victim priorities", [](const Candidate& c) { return -c.priority_sum; }},
+      {"fewest victims",
+       [](const Candidate& c) { return -static_cast<std::int64_t>(c.victims.size()); }},
+      {"latest start time of the highest-priority victims",
+       [](const Candidate& c) { return c.latest_start; }},
+  }};
+  if (candidates.size() == 1) {
+    if (decided_by) *decided_by = "only candidate";
+    return 0;
+  }
+  std::vector<std::size_t> remaining(candidates.size());
+  for (std::size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
+  for (const auto& [name, fn] : kScoreFuncs) {
+    std::int64_t best = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i : remaining) best = std::max(best, fn(*candidates[i]));
+    std::vector<std::size_t> kept;
+    for (std::size_t i : remaining) {
+      if (fn(*candidates[i]) == best) kept.push_back(i);
+    }
+    remaining.swap(kept);
+    if (remaining.size() == 1) {
+      if (decided_by) *decided_by = std::string(name);
+      return remaining.front();
+    }
+  }
+  if (decided_by) *decided_by = "first in node order (all tie-breakers equal)";
+  return remaining.front();
+}
+
+Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+                            const std::string& fit_error, PluginMask rejectors,
+                            const AffinityState* affinity, ExplainResult* trace) {
+  // Mirrors Evaluator.Preempt (preemption.go): 1) eligibility, 2) candidates from a dry run on
+  // every potential node, 3) pick the best, 4) actuation is left to the caller.
+  ++preemption_attempts_;
+  Decision d;
+  d.rejectors = rejectors;
+  const std::size_t num_nodes = model_.nodes().size();
+  // 1) Ensure the preemptor is eligible.
+  if (auto why = Ineligible(pod, statuses)) {
+    d.message = fit_error + " preemption: " + *why;
+    if (trace) {
+      trace->eligible = false;
+      trace->eligibility_message = *why;
+    }
+    return d;
+  }
+  if (trace) trace->eligible = true;
+  // 2) Potential nodes: those whose failure preemption might resolve.
+  std::vector<NodeId> potential;
+  for (NodeId id : model_.node_order()) {
+    if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
+  }
+  std::vector<Status> dry_statuses;
+  std::vector<Candidate> non_violating, violating;
+  if (!potential.empty()) {
+    const std::size_t np = potential.size();
+    std::size_t num_candidates = np;
+    std::size_t offset = 0;
+    const bool sampling = options_.candidate_sampling == CandidateSampling::kKubernetes;
+    if (sampling) {
+      // calculateNumCandidates / GetOffsetAndNumCandidates with the default args.
+      num_candidates = np * 10 / 100;
+      if (num_candidates < 100) num_candidates = 100;
+      num_candidates = std::min(num_candidates, np);
+      offset = static_cast<std::size_t>(rng_() % np);
+    }
+    for (std::size_t i = 0; i < np; ++i) {
+      const NodeId id = potential[(offset + i) % np];
+      CandidateOutcome outcome;
+      DryRunResult r = trace ? SelectVictimsOnNode(pod, id, affinity, &outcome)
+                             : CachedDryRun(pod, id, affinity);
+      if (trace) {
+        outcome.node = model_.nodes()[static_cast<std::size_t>(id)].name;
+        if (!r.candidate) {
+          // Not a candidate: keep the reason as the only step.
+          ReprieveStep step;
+          std::vector<std::string> reasons;
+          for (int k = 0; k < r.status.reason_count(); ++k) {
+            reasons.push_back(model_.reasons().Text(r.status.reason(k)));
+          }
+          step.why = fmt::format("not a candidate: {}", fmt::join(reasons, ", "));
+          outcome.steps.push_back(std::move(step));
+        }
+        trace->candidates.push_back(std::move(outcome));
+      }
+      if (r.candidate) {
+        auto& list = r.candidate->pdb_violations == 0 ? non_violating : violating;
+        if (list.size() < num_candidates) list.push_back(std::move(*r.candidate));
+        if (sampling && !non_violating.empty() &&
+            non_violating.size() + violating.size() >= num_candidates) {
+          break;
+        }
+      } else {
+        if (dry_statuses.empty()) dry_statuses.resize(num_nodes);
+        dry_statuses[static_cast<std::size_t>(id)] = r.status;
+      }
+    }
+  }
+  if (non_violating.empty() && violating.empty()) {
+    dry_statuses.resize(num_nodes);
+    d.message = fit_error + " preemption: " +
+                FitErrorText(num_nodes, dry_statuses, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    if (trace) trace->message = d.message;
+    return d;
+  }
+  // 3) Pick the best candidate.
+  std::vector<const Candidate*> all;
+  all.reserve(non_violating.size() + violating.size());
+  for (const Candidate& c : non_violating) all.push_back(&c);
+  for (const Candidate& c : violating) all.push_back(&c);
+  std::string decided_by;
+  const Candidate& best = *all[PickCandidate(all, trace ? &decided_by : nullptr)];
+  d.kind = Decision::Kind::kPreempt;
+  d.node = best.node;
+  d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
+                          fit_error, model_.nodes()[static_cast<std::size_t>(best.node)].name,
+                          best.victims.size());
+  d.candidate = best;
+  if (trace) {
+    ChosenCandidate chosen;
+    chosen.node = model_.nodes()[static_cast<std::size_t>(best.node)].name;
+    for (const Victim& v : best.victims) {
+      chosen.victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
+    }
+    chosen.decided_by = decided_by;
+    trace->chosen = std::move(chosen);
+  }
+  return d;
+}
+
+Decision Framework::Decide(PodId pod_id, ExplainResult* trace) {
+  const PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  const auto& order = model_.node_order();
+  const std::size_t num_nodes = order.size();
+  if (trace) {
+    trace->profile = Profile::kDefault;
+    trace->pod = pod.key;
+    trace->priority = pod.priority;
+    trace->eligible = pod.preemption_policy != PreemptionPolicy::kNever;
+    if (!trace->eligible) trace->eligibility_message = "not eligible due to preemptionPolicy=Never.";
+  }
+  Decision d;
+  if (num_nodes == 0) {
+    d.message = "no nodes available to schedule pods";
+    if (trace) trace->message = d.message;
+    return d;
+  }
+  AffinityState affinity_state;
+  const AffinityState* affinity =
+      filters_.PreFilterAffinity(pod, affinity_state) ? &affinity_state : nullptr;
+
+  // The nominated node first (rule 4.2.3).
+  if (pod.nominated != kNoId && trace == nullptr) {
+    const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(pod.nominated)];
+    if (FilterWithNominated(pod, pod.nominated, node.requested, affinity).IsSuccess()) {
+      d.kind = Decision::Kind::kBind;
+      d.node = pod.nominated;
+      return d;
+    }
+  }
+  // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
+  // where the previous cycle stopped. `explain` evaluates every node but decides the same way.
+  const std::size_t to_find = NumFeasibleNodesToFind(num_nodes);
+  std::vector<Status> statuses(model_.nodes().size());
+  std::vector<NodeId> feasible;
+  std::size_t processed = 0;
+  const std::size_t start = trace ? 0 : next_start_node_index_;
+  for (std::size_t i = 0; i < num_nodes; ++i) {
+    const NodeId id = order[(start + i) % num_nodes];
+    Status s = CachedFilter(pod, id, affinity);
+    if (trace) {
+      FilterOutcome out;
+      out.node = model_.nodes()[static_cast<std::size_t>(id)].name;
+      FillStatus(model_.reasons(), s, out);
+      trace->filter.push_back(std::move(out));
+    }
+    if (s.IsSuccess()) {
+      if (feasible.size() < to_find) feasible.push_back(id);
+      if (feasible.size() >= to_find && !trace) {
+        ++processed;
+        break;
+      }
+    } else {
+      statuses[static_cast<std::size_t>(id)] = s;
+    }
+    ++processed;
+  }
+  if (!trace) next_start_node_index_ = (next_start_node_index_ + processed) % num_nodes;
+  if (!feasible.empty()) {
+    d.kind = Decision::Kind::kBind;
+    d.node = SelectHost(pod, feasible);
+    if (trace) {
+      trace->fits_node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+      trace->message = fmt::format("the pod fits without preemption; kube-scheduler would bind it to {}",
+                                   *trace->fits_node);
+    }
+    return d;
+  }
+  PluginMask rejectors = 0;
+  for (const Status& s : statuses) {
+    if (!s.IsSuccess()) rejectors |= MaskOf(s.plugin());
+  }
+  const std::string fit_error = FitErrorText(num_nodes, statuses, "");
+  d = Preempt(pod, statuses, fit_error, rejectors, affinity, trace);
+  if (trace) trace->message = d.message;
+  return d;
+}
+
+}  // namespace kpsim::engine

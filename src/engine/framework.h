@@ -1,0 +1,126 @@
+#pragma once
+
+// One scheduling cycle of the default profile, as a pure decision over the cluster model:
+// Filter (with nominated pods), Score, and on failure PostFilter (DefaultPreemption). The
+// simulator applies the decision; `explain` renders it. Nothing here mutates the model except
+// the caches.
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/cluster.h"
+#include "engine/filter.h"
+#include "engine/queue.h"
+#include "engine/status.h"
+#include "kpsim/engine.h"
+
+namespace kpsim::engine {
+
+// A preemption victim as the dry run found it.
+struct Victim {
+  PodId pod = kNoId;
+  bool pdb_violating = false;
+};
+
+// What preemption would do on one node (a candidate), with the scores of the tie-breakers.
+struct Candidate {
+  NodeId node = kNoId;
+  std::vector<Victim> victims;
+  int pdb_violations = 0;
+  std::int64_t highest_priority = 0;
+  std::int64_t priority_sum = 0;  // sum of (priority + 2^31)
+  std::int64_t latest_start = 0;  // earliest start among the highest-priority victims
+};
+
+// The result of one dry run (SelectVictimsOnNode) on one node.
+struct DryRunResult {
+  Status status;  // Success: `candidate` is set
+  std::optional<Candidate> candidate;
+};
+
+struct Decision {
+  enum class Kind : std::uint8_t { kBind, kPreempt, kFail };
+  Kind kind = Kind::kFail;
+  NodeId node = kNoId;           // kBind: where; kPreempt: the nominated node
+  std::optional<Candidate> candidate;  // kPreempt
+  std::string message;           // kPreempt / kFail: the FailedScheduling message
+  bool clear_nomination = false;  // PostFilter returned Override-to-""
+  PluginMask rejectors = 0;
+};
+
+// Collects what `explain` shows. All pointers optional.
+struct ExplainTrace {
+  ExplainResult* out = nullptr;
+};
+
+class Framework {
+ public:
+  Framework(ClusterModel& model, const EngineOptions& options);
+
+  // Decides what scheduling `pod` now would do. `trace` (may be null) receives the explanation.
+  Decision Decide(PodId pod, ExplainResult* trace);
+
+  // Dry-run statistics.
+  std::int64_t dry_runs() const { return dry_runs_; }
+  std::int64_t preemption_attempts() const { return preemption_attempts_; }
+
+  // The seeded generator shared by scoring ties, candidate sampling and replacement names.
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  // Filter with nominated pods (rules 4.2.1/4.2.2): pods nominated to `node` with priority >=
+  // the pod's (other than the pod) count as present; if any did, filter again without them.
+  Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
+                             const AffinityState* affinity);
+  Status CachedFilter(const PodInfo& pod, NodeId node, const AffinityState* affinity);
+  std::int64_t Score(const PodInfo& pod, NodeId node, std::int64_t max_taint_count);
+  NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
+
+  // PostFilter: DefaultPreemption.
+  Decision Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+                   const std::string& fit_error, PluginMask rejectors,
+                   const AffinityState* affinity, ExplainResult* trace);
+  std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses);
+  DryRunResult SelectVictimsOnNode(const PodInfo& pod, NodeId node, const AffinityState* affinity,
+                                   CandidateOutcome* trace);
+  DryRunResult CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity);
+  // pickOneNodeForPreemption; `decided_by` receives the deciding tie-breaker.
+  std::size_t PickCandidate(const std::vector<const Candidate*>& candidates,
+                            std::string* decided_by) const;
+
+  std::string FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
+                           const std::string& absent_reason) const;
+  bool MoreImportant(const PodInfo& a, const PodInfo& b) const;
+  bool CachesUsable(const PodInfo& pod, const AffinityState* affinity) const;
+
+  ClusterModel& model_;
+  const EngineOptions& options_;
+  Filters filters_;
+  std::mt19937_64 rng_;
+  std::size_t next_start_node_index_ = 0;
+  std::int64_t dry_runs_ = 0;
+  std::int64_t preemption_attempts_ = 0;
+
+  struct FilterCacheEntry {
+    std::int32_t cls = -1;
+    std::uint64_t generation = 0;
+    Status status;
+  };
+  struct DryRunCacheEntry {
+    std::int32_t cls = -1;
+    std::uint64_t generation = 0;
+    std::uint64_t pdb_generation = 0;
+    DryRunResult result;
+  };
+  std::vector<FilterCacheEntry> filter_cache_;
+  std::vector<DryRunCacheEntry> dry_run_cache_;
+  ReasonId no_victims_reason_, not_helpful_reason_;
+};
+
+// Formats a resource list free amount for traces.
+ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested);
+
+}  // namespace kpsim::engine

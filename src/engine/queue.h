@@ -1,0 +1,92 @@
+#pragma once
+
+// kube-scheduler's scheduling queue (spec §3) on the simulated clock: activeQ ordered by
+// PrioritySort (priority, then queue timestamp), backoffQ ordered by backoff expiry, and the
+// unschedulable pool, with cluster events moving pods out of the pool when a plugin that
+// rejected them cares about the event.
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "engine/cluster.h"
+#include "engine/status.h"
+#include "kpsim/engine.h"
+
+namespace kpsim::engine {
+
+// A bit per PluginId.
+using PluginMask = std::uint32_t;
+inline PluginMask MaskOf(PluginId id) { return PluginMask{1} << static_cast<unsigned>(id); }
+
+// Cluster events (framework.ClusterEvent) the simulator produces.
+enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd };
+
+struct QueueOptions {
+  SimDuration initial_backoff = std::chrono::seconds(1);
+  SimDuration max_backoff = std::chrono::seconds(10);
+  SimDuration max_in_unschedulable = std::chrono::minutes(5);
+  SimDuration unschedulable_flush_interval = std::chrono::seconds(30);
+  bool pop_from_backoff_q = true;  // SchedulerPopFromBackoffQ
+};
+
+class SchedulingQueue {
+ public:
+  SchedulingQueue(ClusterModel& model, QueueOptions options);
+
+  // A new pod (or one moved by an event) enters activeQ with queue timestamp `now`.
+  void Add(PodId pod, SimTime now);
+  // Pops the next pod to schedule: activeQ's head, or (SchedulerPopFromBackoffQ) backoffQ's
+  // head when activeQ is empty. nullopt when neither has a pod.
+  std::optional<PodId> Pop();
+  // After a failed attempt: the pod goes to the unschedulable pool, remembering which plugins
+  // rejected it and the cluster progress it saw.
+  void AddUnschedulable(PodId pod, PluginMask rejectors, SimTime now);
+  // Forgets a pod (bound or deleted).
+  void Remove(PodId pod);
+
+  // A cluster event: moves pods whose rejecting plugins care, to backoffQ or activeQ.
+  void OnEvent(ClusterEvent event, SimTime now);
+  // Moves backoffQ pods whose backoff expired by `now` to activeQ, and runs the periodic
+  // unschedulable flush if `now` is one of its ticks.
+  void Flush(SimTime now);
+  // The next time at which Flush would move something, if any.
+  std::optional<SimTime> NextFlushTime(SimTime now) const;
+
+  bool Empty() const { return active_.empty() && backoff_.empty(); }
+  int attempts(PodId pod) const { return entries_[static_cast<std::size_t>(pod)].attempts; }
+  bool IsUnschedulable(PodId pod) const;
+
+ private:
+  enum class Where : std::uint8_t { kNone, kActive, kBackoff, kUnschedulable };
+  struct Entry {
+    Where where = Where::kNone;
+    SimTime timestamp{};
+    std::uint64_t seq = 0;
+    int attempts = 0;
+    PluginMask rejectors = 0;
+    std::uint64_t progress_seen = 0;
+    SimTime backoff_expiry{};
+  };
+  using ActiveKey = std::tuple<std::int64_t, SimTime, std::uint64_t, PodId>;  // -prio, ts, seq
+  using BackoffKey = std::tuple<SimTime, std::int64_t, SimTime, std::uint64_t, PodId>;
+
+  Entry& entry(PodId pod);
+  ActiveKey KeyOf(PodId pod) const;
+  BackoffKey BackoffKeyOf(PodId pod) const;
+  SimDuration BackoffDuration(int attempts) const;
+  void MoveOut(PodId pod, SimTime now);  // from the pool to backoffQ or activeQ
+  void Detach(PodId pod);
+
+  ClusterModel& model_;
+  QueueOptions options_;
+  std::vector<Entry> entries_;
+  std::set<ActiveKey> active_;
+  std::set<BackoffKey> backoff_;
+  std::set<PodId> unschedulable_;
+  std::uint64_t next_seq_ = 0;
+};
+
+}  // namespace kpsim::engine

@@ -1,0 +1,350 @@
+#include "engine/scheduler.h"
+
+#include <algorithm>
+#include <queue>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "engine/cluster.h"
+#include "engine/framework.h"
+#include "engine/queue.h"
+
+namespace kpsim::engine {
+namespace {
+
+// Kubernetes' name-suffix alphabet (k8s.io/apimachinery/pkg/util/rand).
+constexpr std::string_view kSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+enum class TimedKind : std::uint8_t { kArrival, kTerminationDone };
+
+struct Timed {
+  SimTime at;
+  std::uint64_t seq;
+  TimedKind kind;
+  PodId pod;
+  bool operator>(const Timed& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
+};
+
+// The default profile's simulation: the event loop around the scheduling cycle.
+class Simulator {
+ public:
+  Simulator(const ClusterState& state, const EngineOptions& options)
+      : options_(options),
+        model_(state, options),
+        framework_(model_, options),
+        queue_(model_, MakeQueueOptions(options)) {}
+
+  SimulationResult Run();
+
+ private:
+  static QueueOptions MakeQueueOptions(const EngineOptions& options) {
+    QueueOptions q;
+    q.pop_from_backoff_q = options.gates.scheduler_pop_from_backoff_q;
+    return q;
+  }
+
+  void Schedule(PodId pod);
+  void Actuate(PodId preemptor, const Decision& decision);
+  void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
+  void AddTimed(SimTime at, TimedKind kind, PodId pod) {
+    timed_.push(Timed{at, timed_seq_++, kind, pod});
+  }
+  void ProcessTimed(const Timed& t);
+  std::string ReplacementName(const PodInfo& victim);
+  SimulationResult Collect();
+
+  const EngineOptions& options_;
+  ClusterModel model_;
+  Framework framework_;
+  SchedulingQueue queue_;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timed_;
+  std::uint64_t timed_seq_ = 0;
+  SimTime now_{};
+  std::int64_t round_ = 0;
+  SimulationResult result_;
+};
+
+void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message) {
+  SimEvent e;
+  e.time = now_;
+  e.reason = reason;
+  e.pod = pod.key;
+  e.node = std::move(node);
+  e.message = std::move(message);
+  e.round = round_;
+  result_.events.push_back(std::move(e));
+}
+
+std::string Simulator::ReplacementName(const PodInfo& victim) {
+  std::string prefix = victim.pod.meta.generate_name;
+  if (prefix.empty()) {
+    const OwnerReference* owner = &victim.pod.meta.owner_references.front();
+    for (const OwnerReference& ref : victim.pod.meta.owner_references) {
+      if (ref.controller) owner = &ref;
+    }
+    prefix = owner->name + "-";
+  }
+  for (;;) {
+    std::string name = prefix;
+    for (int i = 0; i < 5; ++i) {
+      name += kSuffixAlphabet[framework_.rng()() % kSuffixAlphabet.size()];
+    }
+    if (!model_.FindPod(victim.pod.meta.namespace_ + "/" + name)) return name;
+  }
+}
+
+void Simulator::ProcessTimed(const Timed& t) {
+  PodInfo& pod = model_.pods()[static_cast<std::size_t>(t.pod)];
+  switch (t.kind) {
+    case TimedKind::kArrival:
+      if (pod.state != PodState::kPending) return;
+      Emit(EventReason::kCreated, pod, "", "pod created; it enters the scheduling queue");
+      pod.in_queue = true;
+      queue_.Add(t.pod, now_);
+      return;
+    case TimedKind::kTerminationDone: {
+      if (pod.state != PodState::kTerminating) return;
+      const std::string node = model_.nodes()[static_cast<std::size_t>(pod.node)].name;
+      model_.Remove(t.pod, now_);
+      Emit(EventReason::kDeleted, pod, node,
+           fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
+      queue_.OnEvent(ClusterEvent::kAssignedPodDelete, now_);
+      return;
+    }
+  }
+}
+
+void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
+  // Mirrors the executor's async preemption (spec §12.3): clear lower nominations, then preempt
+  // every victim; the preemptor is nominated.
+  PodInfo& preemptor = model_.pods()[static_cast<std::size_t>(preemptor_id)];
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(d.node)];
+  const std::string node_name = node.name;
+  std::vector<PodId> lower_nominated;
+  for (PodId other : node.nominated) {
+    if (other != preemptor_id && model_.pods()[static_cast<std::size_t>(other)].priority < preemptor.priority) {
+      lower_nominated.push_back(other);
+    }
+  }
+  for (PodId other : lower_nominated) {
+    model_.SetNomination(other, kNoId);
+    Emit(EventReason::kNominated, model_.pods()[static_cast<std::size_t>(other)], "",
+         fmt::format("nomination to node {} cleared: {} (priority {}) preempts there", node_name,
+                     preemptor.key, preemptor.priority));
+  }
+  for (const Victim& v : d.candidate->victims) {
+    PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    if (victim.IsTerminating()) continue;  // already being deleted: no API call
+    model_.MarkTerminating(v.pod, /*by_preemption=*/true);
+    victim.pod.meta.deletion_timestamp =
+        WallTime{model_.origin_unix_us() + (now_ + SimDuration{victim.grace_us}).time_since_epoch().count()};
+    victim.pod.status.conditions.push_back(
+        PodCondition{"DisruptionTarget", "True", "PreemptionByScheduler",
+                     "default-scheduler: preempting to accommodate a higher priority pod"});
+    SimEvent e;
+    e.time = now_;
+    e.reason = EventReason::kPreempted;
+    e.pod = victim.key;
+    e.node = node_name;
+    e.by = preemptor.key;
+    e.pdb_violation = v.pdb_violating;
+    e.message = fmt::format("Preempted by pod {} on node {}", preemptor.key, node_name);
+    e.round = round_;
+    result_.events.push_back(std::move(e));
+    ++result_.stats.victims;
+    AddTimed(now_ + SimDuration{victim.grace_us}, TimedKind::kTerminationDone, v.pod);
+    if (victim.owned) {
+      const PodId replacement = model_.AddReplacement(v.pod, ReplacementName(victim), now_);
+      PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
+      Emit(EventReason::kCreated, r, "",
+           fmt::format("created by its controller to replace preempted pod {}", victim.key));
+      r.in_queue = true;
+      queue_.Add(replacement, now_);
+    }
+  }
+  model_.SetNomination(preemptor_id, d.node);
+  Emit(EventReason::kNominated, preemptor, node_name,
+       fmt::format("nominated to node {} while {} victim(s) terminate", node_name,
+                   d.candidate->victims.size()));
+}
+
+void Simulator::Schedule(PodId pod_id) {
+  ++round_;
+  ++result_.stats.scheduling_attempts;
+  PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  if (pod.state != PodState::kPending) return;
+  if (pod.pod.meta.deletion_timestamp) {
+    // Rule 3.7: a pod being deleted is skipped; it goes away.
+    model_.Remove(pod_id, now_);
+    Emit(EventReason::kDeleted, pod, "", "pod has a deletionTimestamp; the scheduler skips it");
+    return;
+  }
+  const Decision d = framework_.Decide(pod_id, nullptr);
+  switch (d.kind) {
+    case Decision::Kind::kBind: {
+      pod.in_queue = false;
+      queue_.Remove(pod_id);
+      model_.Bind(pod_id, d.node, now_);
+      ++result_.stats.pods_scheduled;
+      const std::string& node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+      Emit(EventReason::kScheduled, pod, node,
+           fmt::format("Successfully assigned {} to {}", pod.key, node));
+      queue_.OnEvent(ClusterEvent::kAssignedPodAdd, now_);
+      return;
+    }
+    case Decision::Kind::kPreempt:
+      pod.last_failure = d.message;
+      Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      Actuate(pod_id, d);
+      break;
+    case Decision::Kind::kFail:
+      pod.last_failure = d.message;
+      Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      if (d.clear_nomination && pod.nominated != kNoId) {
+        const std::string old = model_.nodes()[static_cast<std::size_t>(pod.nominated)].name;
+        model_.SetNomination(pod_id, kNoId);
+        Emit(EventReason::kNominated, pod, "",
+             fmt::format("nomination to node {} cleared: preemption found no candidate", old));
+      }
+      break;
+  }
+  queue_.AddUnschedulable(pod_id, d.rejectors, now_);
+}
+
+SimulationResult Simulator::Run() {
+  result_.profile = Profile::kDefault;
+  result_.origin = WallTime{model_.origin_unix_us()};
+  // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order.
+  for (std::size_t i = 0; i < model_.pods().size(); ++i) {
+    PodInfo& pod = model_.pods()[i];
+    if (pod.state != PodState::kPending) continue;
+    SimTime at{};
+    if (pod.pod.meta.creation_timestamp) {
+      const std::int64_t rel = pod.pod.meta.creation_timestamp->unix_micros - model_.origin_unix_us();
+      if (rel > 0) at = SimTime{SimDuration{rel}};
+    }
+    if (at == SimTime{}) {
+      pod.in_queue = true;
+      queue_.Add(static_cast<PodId>(i), at);
+    } else {
+      AddTimed(at, TimedKind::kArrival, static_cast<PodId>(i));
+    }
+  }
+  // Pods already terminating in the input go away at their deletionTimestamp.
+  for (std::size_t i = 0; i < model_.pods().size(); ++i) {
+    PodInfo& pod = model_.pods()[i];
+    if (pod.state != PodState::kTerminating) continue;
+    std::int64_t rel = pod.pod.meta.deletion_timestamp->unix_micros - model_.origin_unix_us();
+    AddTimed(SimTime{SimDuration{std::max<std::int64_t>(0, rel)}}, TimedKind::kTerminationDone,
+             static_cast<PodId>(i));
+  }
+
+  result_.end_reason = "quiescent";
+  for (;;) {
+    while (!timed_.empty() && timed_.top().at <= now_) {
+      Timed t = timed_.top();
+      timed_.pop();
+      ProcessTimed(t);
+    }
+    queue_.Flush(now_);
+    if (auto pod = queue_.Pop()) {
+      Schedule(*pod);
+      continue;
+    }
+    std::optional<SimTime> next;
+    if (!timed_.empty()) next = timed_.top().at;
+    if (auto flush = queue_.NextFlushTime(now_); flush && (!next || *flush < *next)) next = flush;
+    if (!next) break;
+    if (options_.until && *next > SimTime{*options_.until}) {
+      now_ = SimTime{*options_.until};
+      result_.end_reason = "until";
+      break;
+    }
+    now_ = *next;
+  }
+  if (options_.until && result_.end_reason != "until" && now_ < SimTime{*options_.until}) {
+    // Quiescent before the deadline: nothing more could happen.
+  }
+  result_.end_time = now_;
+  return Collect();
+}
+
+SimulationResult Simulator::Collect() {
+  result_.stats.preemption_attempts = framework_.preemption_attempts();
+  result_.stats.dry_runs = framework_.dry_runs();
+  for (const PodInfo& pod : model_.pods()) {
+    PodOutcome out;
+    out.pod = pod.key;
+    out.priority = pod.priority;
+    out.state = pod.state;
+    if (pod.node != kNoId) out.node = model_.nodes()[static_cast<std::size_t>(pod.node)].name;
+    else if (pod.state == PodState::kRunning) out.node = pod.pod.spec.node_name;
+    if (pod.nominated != kNoId) {
+      out.nominated_node = model_.nodes()[static_cast<std::size_t>(pod.nominated)].name;
+    }
+    if (pod.state == PodState::kPending || (pod.node == kNoId && !pod.last_failure.empty())) {
+      out.reason = pod.last_failure;
+      if (out.reason.empty() && pod.state == PodState::kPending) {
+        out.reason = pod.in_queue ? "not attempted before the run ended" : "not scheduled";
+        if (!pod.pod.spec.scheduler_name.empty() && pod.pod.spec.scheduler_name != "default-scheduler") {
+          out.reason = fmt::format("schedulerName {} is not served by this profile",
+                                   pod.pod.spec.scheduler_name);
+        }
+      }
+    }
+    if (pod.replacement_of != kNoId) {
+      out.replacement_of = model_.pods()[static_cast<std::size_t>(pod.replacement_of)].key;
+    }
+    if (pod.pod.spec.scheduling_group) {
+      out.pod_group = pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name;
+    }
+    out.scheduled_at = pod.scheduled_at;
+    out.deleted_at = pod.deleted_at;
+    result_.pods.push_back(std::move(out));
+  }
+  for (const NodeInfo& node : model_.nodes()) {
+    NodeOutcome out;
+    out.node = node.name;
+    out.allocatable = node.allocatable;
+    out.requested = node.requested;
+    for (PodId p : node.pods) out.pods.push_back(model_.pods()[static_cast<std::size_t>(p)].key);
+    result_.nodes.push_back(std::move(out));
+  }
+  return std::move(result_);
+}
+
+std::string NormalizePodKey(std::string_view key) {
+  if (key.find('/') == std::string_view::npos) return "default/" + std::string(key);
+  return std::string(key);
+}
+
+}  // namespace
+
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
+  Simulator sim(state, options);
+  return sim.Run();
+}
+
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod) {
+  ClusterModel model(state, options);
+  const std::string key = NormalizePodKey(pod);
+  auto id = model.FindPod(key);
+  if (!id) {
+    return MakeError(ErrorCode::kNotFound, fmt::format("pod {} not found in the input", key));
+  }
+  const PodInfo& info = model.pods()[static_cast<std::size_t>(*id)];
+  if (info.state != PodState::kPending) {
+    return MakeError(ErrorCode::kFailedPrecondition,
+                     fmt::format("pod {} is not pending (it is {} on node {}); explain needs a pod "
+                                 "that waits for scheduling",
+                                 key, PodStateName(info.state), info.pod.spec.node_name));
+  }
+  Framework framework(model, options);
+  ExplainResult result;
+  (void)framework.Decide(*id, &result);
+  return result;
+}
+
+}  // namespace kpsim::engine
