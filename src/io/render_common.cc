@@ -1,0 +1,164 @@
+#include "io/render_common.h"
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace kpsim::io::render {
+namespace {
+
+std::int64_t RoundedMillis(SimTime t) {
+  const std::int64_t micros = t.time_since_epoch().count();
+  // Round half away from zero, in integers (no floating point drift).
+  return micros >= 0 ? (micros + 500) / 1000 : -((-micros + 500) / 1000);
+}
+
+std::string FileErrorSource(const Error& e) {
+  if (e.file.empty()) return "";
+  SourceRef ref;
+  ref.file = e.file;
+  ref.document = e.document;
+  ref.line = e.line;
+  return ref.ToString();
+}
+
+}  // namespace
+
+std::string FormatCpu(std::int64_t milli_cpu) {
+  if (milli_cpu % 1000 == 0) return std::to_string(milli_cpu / 1000);
+  return std::to_string(milli_cpu) + "m";
+}
+
+std::string FormatBytes(std::int64_t bytes) {
+  static constexpr std::pair<std::string_view, int> kSuffixes[] = {
+      {"Ei", 60}, {"Pi", 50}, {"Ti", 40}, {"Gi", 30}, {"Mi", 20}, {"Ki", 10}};
+  if (bytes != 0) {
+    for (const auto& [suffix, shift] : kSuffixes) {
+      const std::int64_t unit = std::int64_t{1} << shift;
+      if (bytes % unit == 0) return std::to_string(bytes / unit) + std::string(suffix);
+    }
+  }
+  return std::to_string(bytes);
+}
+
+Json ResourcesJson(const ResourceList& resources) {
+  Json out = Json::object();
+  out["cpu"] = FormatCpu(resources.milli_cpu);
+  out["memory"] = FormatBytes(resources.memory);
+  out["ephemeral-storage"] = FormatBytes(resources.ephemeral_storage);
+  out["pods"] = std::to_string(resources.pods);
+  for (const auto& [name, value] : resources.scalar) out[name] = std::to_string(value);
+  return out;
+}
+
+Json SecondsJson(SimTime t) {
+  // The shortest round-trip form of millis/1000 is what nlohmann prints: 30.0, 1.5, 0.001.
+  return static_cast<double>(RoundedMillis(t)) / 1000.0;
+}
+
+std::string SecondsText(SimTime t, int width) {
+  const std::int64_t millis = RoundedMillis(t);
+  const std::int64_t abs_millis = millis < 0 ? -millis : millis;
+  const std::string text =
+      fmt::format("{}{}.{:03}", millis < 0 ? "-" : "", abs_millis / 1000, abs_millis % 1000);
+  return fmt::format("{:>{}}", text, width);
+}
+
+std::string_view ProfileName(Profile p) { return p == Profile::kBook ? "book" : "default"; }
+
+std::string_view ReasonName(EventReason r) {
+  switch (r) {
+    case EventReason::kScheduled:
+      return "Scheduled";
+    case EventReason::kFailedScheduling:
+      return "FailedScheduling";
+    case EventReason::kPreempted:
+      return "Preempted";
+    case EventReason::kNominated:
+      return "Nominated";
+    case EventReason::kDeleted:
+      return "Deleted";
+    case EventReason::kCreated:
+      return "Created";
+  }
+  return "Unknown";
+}
+
+std::string_view StateName(PodState s) {
+  switch (s) {
+    case PodState::kPending:
+      return "Pending";
+    case PodState::kRunning:
+      return "Running";
+    case PodState::kTerminating:
+      return "Terminating";
+    case PodState::kDeleted:
+      return "Deleted";
+  }
+  return "Unknown";
+}
+
+std::string_view OperationName(Operation op) {
+  return op == Operation::kUpdate ? "UPDATE" : "CREATE";
+}
+
+Json StringOrNull(std::string_view s) {
+  if (s.empty()) return nullptr;
+  return std::string(s);
+}
+
+std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionResult* admission) {
+  std::vector<RejectedLine> lines;
+  if (read != nullptr) {
+    for (const DecodeError& e : read->errors) {
+      lines.push_back({e.kind, e.name, e.source.ToString(), e.message});
+    }
+    for (const Error& e : read->file_errors) {
+      lines.push_back({"", "", FileErrorSource(e), e.ToString()});
+    }
+  }
+  if (admission != nullptr) {
+    for (const AdmissionOutcome& o : admission->outcomes) {
+      if (o.admitted) continue;
+      lines.push_back({std::string(ObjectKindName(o.kind)), o.name, o.source.ToString(),
+                       o.message});
+    }
+  }
+  return lines;
+}
+
+Json RejectedJson(const ReadResult* read, const AdmissionResult* admission) {
+  Json out = Json::array();
+  for (const RejectedLine& line : RejectedLines(read, admission)) {
+    Json entry = Json::object();
+    entry["kind"] = line.kind;
+    entry["name"] = line.name;
+    entry["message"] = line.message;
+    entry["source"] = line.source;
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+Json IgnoredJson(const ReadResult* read) {
+  Json out = Json::array();
+  if (read == nullptr) return out;
+  for (const IgnoredObject& o : read->ignored) {
+    Json entry = Json::object();
+    entry["kind"] = o.kind;
+    entry["apiVersion"] = o.api_version;
+    entry["name"] = o.name;
+    entry["source"] = o.source.ToString();
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+std::string Dump(const Json& json) {
+  // `error_handler_t::replace`: invalid UTF-8 from a manifest must not throw.
+  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace kpsim::io::render

@@ -1,0 +1,64 @@
+#pragma once
+
+// Formatting helpers shared by the renderers (render_*.cc): Kubernetes-style quantities, simulated
+// times, and the JSON pieces several outputs share. Everything is a pure function of its input,
+// so identical input renders byte-identically (house style G14).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "kpsim/admission.h"
+#include "kpsim/api/types.h"
+#include "kpsim/engine.h"
+#include "kpsim/io.h"
+
+namespace kpsim::io::render {
+
+using Json = nlohmann::ordered_json;
+
+// "1500m", or "2" when the amount is whole cores.
+std::string FormatCpu(std::int64_t milli_cpu);
+// Bytes: with the largest binary suffix that is exact ("512Mi", "4Gi"), else a plain integer.
+std::string FormatBytes(std::int64_t bytes);
+
+// `{"cpu", "memory", "ephemeral-storage", "pods", <extended resources by name>}` as quantity
+// strings; the four standard keys are always present.
+Json ResourcesJson(const ResourceList& resources);
+
+// Simulated time in seconds with millisecond precision (rounded half away from zero), as a JSON
+// number: 30.0, 1.5, 0.001.
+Json SecondsJson(SimTime t);
+// The same time as text with three decimals, right-aligned to `width`: "  30.000".
+std::string SecondsText(SimTime t, int width = 8);
+
+// Stable names (kept here so io/ needs no engine library).
+std::string_view ProfileName(Profile p);
+std::string_view ReasonName(EventReason r);
+std::string_view StateName(PodState s);
+std::string_view OperationName(Operation op);
+
+// An empty string as JSON null, anything else as the string.
+Json StringOrNull(std::string_view s);
+
+// `rejected` entries: decode errors, whole-file errors and (when `admission` is not null)
+// admission outcomes that were not admitted, in that order; each `{kind, name, message, source}`.
+Json RejectedJson(const ReadResult* read, const AdmissionResult* admission);
+// `ignored` entries: `{kind, apiVersion, name, source}`.
+Json IgnoredJson(const ReadResult* read);
+
+// One rejected or ignored object in plain words, for the text renderers.
+struct RejectedLine {
+  std::string kind;
+  std::string name;
+  std::string source;
+  std::string message;
+};
+std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionResult* admission);
+
+// `json.dump(2)` plus a trailing newline.
+std::string Dump(const Json& json);
+
+}  // namespace kpsim::io::render

@@ -1,0 +1,169 @@
+// `kpsim explain` output: per-node filter results, per-candidate reprieve traces, the chosen node
+// and the tie-breaker that decided.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "io/render_common.h"
+#include "kpsim/io.h"
+
+namespace kpsim::io {
+namespace {
+
+using render::Json;
+
+std::string Join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += sep;
+    out += item;
+  }
+  return out;
+}
+
+Json StepJson(const ReprieveStep& s) {
+  Json out = Json::object();
+  out["pod"] = s.pod;
+  out["priority"] = s.priority;
+  out["pdbViolating"] = s.pdb_violating;
+  out["reprieved"] = s.reprieved;
+  out["result"] = s.reprieved ? "reprieved" : "victim";
+  out["why"] = s.why;
+  out["freeAfter"] = render::ResourcesJson(s.free_after);
+  return out;
+}
+
+Json CandidateJson(const CandidateOutcome& c) {
+  Json out = Json::object();
+  out["node"] = c.node;
+  out["victims"] = c.victims;
+  out["pdbViolations"] = c.pdb_violations;
+  out["reprieved"] = c.reprieved;
+  out["highestVictimPriority"] = c.highest_victim_priority;
+  out["freeAfterRemoval"] = render::ResourcesJson(c.free_after_removal);
+  Json steps = Json::array();
+  for (const ReprieveStep& s : c.steps) steps.push_back(StepJson(s));
+  out["steps"] = std::move(steps);
+  return out;
+}
+
+// Renders rows as left-aligned columns separated by two spaces, each line indented by `indent`.
+std::string Table(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (std::size_t col = 0; col < row.size(); ++col) {
+      widths[col] = std::max(widths[col], row[col].size());
+    }
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line(indent);
+    for (std::size_t col = 0; col < row.size(); ++col) {
+      const bool last = col + 1 == row.size();
+      line += last ? row[col] : fmt::format("{:<{}}  ", row[col], widths[col]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RenderExplainJson(const ExplainResult& explain) {
+  Json out = Json::object();
+  out["profile"] = std::string(render::ProfileName(explain.profile));
+  out["pod"] = explain.pod;
+  out["priority"] = explain.priority;
+  out["eligible"] = explain.eligible;
+  out["eligibilityMessage"] = explain.eligibility_message;
+  Json filter = Json::array();
+  for (const FilterOutcome& f : explain.filter) {
+    Json entry = Json::object();
+    entry["node"] = f.node;
+    entry["fits"] = f.fits;
+    entry["code"] = f.code;
+    entry["reasons"] = f.reasons;
+    filter.push_back(std::move(entry));
+  }
+  out["filter"] = std::move(filter);
+  Json candidates = Json::array();
+  for (const CandidateOutcome& c : explain.candidates) candidates.push_back(CandidateJson(c));
+  out["candidates"] = std::move(candidates);
+  if (explain.chosen.has_value()) {
+    Json chosen = Json::object();
+    chosen["node"] = explain.chosen->node;
+    chosen["victims"] = explain.chosen->victims;
+    chosen["decidedBy"] = explain.chosen->decided_by;
+    out["chosen"] = std::move(chosen);
+  } else {
+    out["chosen"] = nullptr;
+  }
+  out["message"] = explain.message;
+  out["fitsNode"] = explain.fits_node.has_value() ? Json(*explain.fits_node) : Json(nullptr);
+  return render::Dump(out);
+}
+
+std::string RenderExplainText(const ExplainResult& explain) {
+  std::string out = fmt::format("Pod {} (priority {}), profile {}\n", explain.pod,
+                                explain.priority, render::ProfileName(explain.profile));
+  // 1) Filter, per node.
+  out += "\nFilter:\n";
+  if (explain.filter.empty()) {
+    out += "  (no nodes)\n";
+  } else {
+    std::vector<std::vector<std::string>> rows = {{"NODE", "RESULT", "REASONS"}};
+    for (const FilterOutcome& f : explain.filter) {
+      rows.push_back({f.node, f.fits ? "fits" : (f.code.empty() ? "rejected" : f.code),
+                      f.reasons.empty() ? "-" : Join(f.reasons, "; ")});
+    }
+    out += Table(rows, "  ");
+  }
+  if (explain.fits_node.has_value()) {
+    out += fmt::format("\nFits on {} without preemption.\n", *explain.fits_node);
+  }
+  // 2) Eligibility to preempt.
+  out += "\nPreemption: ";
+  out += explain.eligible ? "eligible" : "not eligible";
+  if (!explain.eligibility_message.empty()) out += " (" + explain.eligibility_message + ")";
+  out += "\n";
+  // 3) Candidates with their reprieve traces.
+  for (const CandidateOutcome& c : explain.candidates) {
+    out += fmt::format(
+        "\nCandidate {}: {} victim(s) [{}], {} PDB violation(s), highest victim priority {}\n",
+        c.node, c.victims.size(), Join(c.victims, ", "), c.pdb_violations,
+        c.highest_victim_priority);
+    out += fmt::format("  with every lower-priority pod removed: free cpu {}, memory {}\n",
+                       render::FormatCpu(c.free_after_removal.milli_cpu),
+                       render::FormatBytes(c.free_after_removal.memory));
+    if (!c.steps.empty()) {
+      std::vector<std::vector<std::string>> rows = {
+          {"STEP", "POD", "PRIORITY", "PDB-VIOLATING", "RESULT", "FREE CPU", "FREE MEMORY", "WHY"}};
+      for (std::size_t step_idx = 0; step_idx < c.steps.size(); ++step_idx) {
+        const ReprieveStep& s = c.steps[step_idx];
+        rows.push_back({std::to_string(step_idx + 1), s.pod, std::to_string(s.priority),
+                        s.pdb_violating ? "yes" : "no", s.reprieved ? "reprieved" : "victim",
+                        render::FormatCpu(s.free_after.milli_cpu),
+                        render::FormatBytes(s.free_after.memory), s.why.empty() ? "-" : s.why});
+      }
+      out += Table(rows, "  ");
+    }
+    if (!c.reprieved.empty()) out += fmt::format("  reprieved: {}\n", Join(c.reprieved, ", "));
+  }
+  // 4) The decision.
+  if (explain.chosen.has_value()) {
+    out += fmt::format("\nChosen: {} (decided by: {}), victims: {}\n", explain.chosen->node,
+                       explain.chosen->decided_by.empty() ? "-" : explain.chosen->decided_by,
+                       explain.chosen->victims.empty() ? "-" : Join(explain.chosen->victims, ", "));
+  } else if (!explain.fits_node.has_value()) {
+    out += "\nChosen: none\n";
+  }
+  out += fmt::format("\nMessage: {}\n", explain.message);
+  return out;
+}
+
+}  // namespace kpsim::io

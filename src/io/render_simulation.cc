@@ -1,0 +1,335 @@
+// `kpsim simulate` output: the JSON contract (field names are a promise) and the text timeline.
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "io/render_common.h"
+#include "kpsim/io.h"
+
+namespace kpsim::io {
+namespace {
+
+using render::Json;
+
+Json EventJson(const SimEvent& e) {
+  Json out = Json::object();
+  out["time"] = render::SecondsJson(e.time);
+  out["reason"] = std::string(render::ReasonName(e.reason));
+  out["pod"] = e.pod;
+  out["node"] = render::StringOrNull(e.node);
+  out["message"] = e.message;
+  if (e.reason == EventReason::kPreempted) {
+    out["by"] = e.by;
+    if (!e.by_group.empty()) out["byGroup"] = e.by_group;
+    out["pdbViolation"] = e.pdb_violation;
+    if (!e.victim_group.empty()) out["victimGroup"] = e.victim_group;
+  }
+  if (e.round > 0) out["round"] = e.round;
+  return out;
+}
+
+Json PodJson(const PodOutcome& p) {
+  Json out = Json::object();
+  out["pod"] = p.pod;
+  out["priority"] = p.priority;
+  out["state"] = std::string(render::StateName(p.state));
+  out["node"] = render::StringOrNull(p.node);
+  out["nominatedNode"] = render::StringOrNull(p.nominated_node);
+  if (p.state == PodState::kPending) out["reason"] = p.reason;
+  if (!p.replacement_of.empty()) out["replacementOf"] = p.replacement_of;
+  if (!p.pod_group.empty()) out["podGroup"] = p.pod_group;
+  if (p.scheduled_at.has_value()) out["scheduledAt"] = render::SecondsJson(*p.scheduled_at);
+  if (p.deleted_at.has_value()) out["deletedAt"] = render::SecondsJson(*p.deleted_at);
+  return out;
+}
+
+Json NodeJson(const NodeOutcome& n) {
+  Json out = Json::object();
+  out["node"] = n.node;
+  out["allocatable"] = render::ResourcesJson(n.allocatable);
+  out["requested"] = render::ResourcesJson(n.requested);
+  out["pods"] = n.pods;
+  return out;
+}
+
+Json GroupJson(const GroupOutcome& g) {
+  Json out = Json::object();
+  out["group"] = g.group;
+  out["composite"] = g.composite;
+  out["priority"] = g.priority;
+  out["pods"] = g.pods;
+  out["placed"] = g.placed;
+  out["minCount"] = g.min_count;
+  out["state"] = g.state;
+  return out;
+}
+
+Json StatsJson(const SimulationStats& s) {
+  Json out = Json::object();
+  out["schedulingAttempts"] = s.scheduling_attempts;
+  out["preemptionAttempts"] = s.preemption_attempts;
+  out["podsScheduled"] = s.pods_scheduled;
+  out["victims"] = s.victims;
+  out["dryRuns"] = s.dry_runs;
+  return out;
+}
+
+// "default/api" -> "api" for the book's log, which names pods bare; other namespaces stay.
+std::string BookName(std::string_view pod) {
+  constexpr std::string_view kDefault = "default/";
+  if (pod.starts_with(kDefault)) return std::string(pod.substr(kDefault.size()));
+  return std::string(pod);
+}
+
+class TextWriter {
+ public:
+  explicit TextWriter(const RunReport& report) : report_(report) {
+    if (report.simulation != nullptr) {
+      for (const PodOutcome& p : report.simulation->pods) priorities_[p.pod] = p.priority;
+    }
+  }
+
+  std::string Render() {
+    const SimulationResult* sim = report_.simulation;
+    if (sim != nullptr) {
+      Timeline(*sim);
+      Nodes(*sim);
+      Groups(*sim);
+      Pending(*sim);
+    }
+    RejectedAndIgnored();
+    Summary();
+    return std::move(out_);
+  }
+
+ private:
+  std::string Priority(const std::string& pod) const {
+    const auto it = priorities_.find(pod);
+    return it == priorities_.end() ? "?" : std::to_string(it->second);
+  }
+
+  std::string DefaultLine(const SimEvent& e) const {
+    switch (e.reason) {
+      case EventReason::kScheduled:
+        return fmt::format("Scheduled {} on {}", e.pod, e.node);
+      case EventReason::kFailedScheduling:
+        return fmt::format("FailedScheduling {}: {}", e.pod, e.message);
+      case EventReason::kPreempted: {
+        std::string line = fmt::format("Preempted {} on {} by {}", e.pod, e.node, e.by);
+        if (!e.by_group.empty()) line += fmt::format(" (pod group {})", e.by_group);
+        if (!e.victim_group.empty()) line += fmt::format(", with its pod group {}", e.victim_group);
+        if (e.pdb_violation) line += " [violates a PodDisruptionBudget]";
+        return line;
+      }
+      case EventReason::kNominated:
+        return fmt::format("Nominated {} to {}", e.pod, e.node);
+      case EventReason::kDeleted:
+        return e.node.empty() ? fmt::format("Deleted {}", e.pod)
+                              : fmt::format("Deleted {} from {}", e.pod, e.node);
+      case EventReason::kCreated:
+        return e.message.empty() ? fmt::format("Created {}", e.pod)
+                                 : fmt::format("Created {}: {}", e.pod, e.message);
+    }
+    return e.message;
+  }
+
+  // The chapter's log lines (`c.logf` in orchestration/preemption), in English.
+  std::string BookLine(const SimEvent& e) const {
+    switch (e.reason) {
+      case EventReason::kScheduled:
+        return fmt::format("{} (priority {}) placed on {}", BookName(e.pod), Priority(e.pod),
+                           e.node);
+      case EventReason::kPreempted: {
+        std::string line = fmt::format("{} (priority {}) preempted {} (priority {}) from {}",
+                                       BookName(e.by), Priority(e.by), BookName(e.pod),
+                                       Priority(e.pod), e.node);
+        if (e.pdb_violation) line += "; this breaks a PodDisruptionBudget";
+        return line;
+      }
+      case EventReason::kFailedScheduling:
+        return e.message.empty()
+                   ? fmt::format("{} cannot be placed anywhere (nobody to preempt either)",
+                                 BookName(e.pod))
+                   : fmt::format("{} cannot be placed anywhere: {}", BookName(e.pod), e.message);
+      default:
+        return DefaultLine(e);
+    }
+  }
+
+  void Timeline(const SimulationResult& sim) {
+    out_ += "Timeline:\n";
+    if (sim.events.empty()) out_ += "  (no events)\n";
+    const bool book = sim.profile == Profile::kBook;
+    for (const SimEvent& e : sim.events) {
+      if (book && e.round > 0) {
+        out_ += fmt::format("[round {:>4}] {}\n", e.round, BookLine(e));
+      } else {
+        out_ += fmt::format("[{}s] {}\n", render::SecondsText(e.time),
+                            book ? BookLine(e) : DefaultLine(e));
+      }
+    }
+  }
+
+  static std::string Ratio(const std::string& requested, const std::string& allocatable) {
+    return requested + "/" + allocatable;
+  }
+
+  void Nodes(const SimulationResult& sim) {
+    out_ += "\nNodes (requested/allocatable):\n";
+    if (sim.nodes.empty()) {
+      out_ += "  (no nodes)\n";
+      return;
+    }
+    struct Row {
+      std::string node, cpu, memory, pods, names;
+    };
+    std::vector<Row> rows = {{"NODE", "CPU", "MEMORY", "PODS", "RUNNING"}};
+    for (const NodeOutcome& n : sim.nodes) {
+      std::string names;
+      for (const std::string& p : n.pods) names += (names.empty() ? "" : ", ") + p;
+      rows.push_back({n.node,
+                      Ratio(render::FormatCpu(n.requested.milli_cpu),
+                            render::FormatCpu(n.allocatable.milli_cpu)),
+                      Ratio(render::FormatBytes(n.requested.memory),
+                            render::FormatBytes(n.allocatable.memory)),
+                      Ratio(std::to_string(n.pods.size()), std::to_string(n.allocatable.pods)),
+                      names.empty() ? "-" : names});
+    }
+    std::size_t w[4] = {0, 0, 0, 0};
+    for (const Row& r : rows) {
+      w[0] = std::max(w[0], r.node.size());
+      w[1] = std::max(w[1], r.cpu.size());
+      w[2] = std::max(w[2], r.memory.size());
+      w[3] = std::max(w[3], r.pods.size());
+    }
+    for (const Row& r : rows) {
+      out_ += fmt::format("  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r.node, w[0], r.cpu, w[1],
+                          r.memory, w[2], r.pods, w[3], r.names);
+    }
+  }
+
+  void Groups(const SimulationResult& sim) {
+    if (sim.groups.empty()) return;
+    out_ += "\nPod groups:\n";
+    for (const GroupOutcome& g : sim.groups) {
+      out_ += fmt::format("  {}{} (priority {}): placed {} of {}", g.group,
+                          g.composite ? " [composite]" : "", g.priority, g.placed, g.pods);
+      if (g.min_count > 0) out_ += fmt::format(", minCount {}", g.min_count);
+      if (!g.state.empty()) out_ += ", " + g.state;
+      out_ += "\n";
+    }
+  }
+
+  void Pending(const SimulationResult& sim) {
+    std::vector<const PodOutcome*> pending;
+    for (const PodOutcome& p : sim.pods) {
+      if (p.state == PodState::kPending) pending.push_back(&p);
+    }
+    out_ += "\nPending pods:\n";
+    if (pending.empty()) out_ += "  (none)\n";
+    for (const PodOutcome* p : pending) {
+      out_ += fmt::format("  {} (priority {})", p->pod, p->priority);
+      if (!p->nominated_node.empty()) out_ += fmt::format(", nominated to {}", p->nominated_node);
+      out_ += p->reason.empty() ? "\n" : ": " + p->reason + "\n";
+    }
+  }
+
+  void RejectedAndIgnored() {
+    const auto rejected = render::RejectedLines(report_.read, report_.admission);
+    if (!rejected.empty()) {
+      out_ += "\nRejected objects:\n";
+      for (const auto& r : rejected) {
+        const std::string what = r.kind.empty() ? r.source : fmt::format("{} {}", r.kind, r.name);
+        out_ += fmt::format("  {}{}: {}\n", what,
+                            r.kind.empty() || r.source.empty() ? "" : " [" + r.source + "]",
+                            r.message);
+      }
+    }
+    if (report_.read != nullptr && !report_.read->ignored.empty()) {
+      out_ += "\nIgnored objects (kinds kpsim does not model):\n";
+      for (const IgnoredObject& o : report_.read->ignored) {
+        out_ += fmt::format("  {} {} [{}]\n", o.kind, o.name, o.source.ToString());
+      }
+    }
+    rejected_count_ = rejected.size();
+  }
+
+  void Summary() {
+    const SimulationResult* sim = report_.simulation;
+    std::size_t running = 0, pending = 0, deleted = 0, terminating = 0;
+    std::size_t preempted = 0;
+    if (sim != nullptr) {
+      for (const PodOutcome& p : sim->pods) {
+        running += p.state == PodState::kRunning ? 1 : 0;
+        pending += p.state == PodState::kPending ? 1 : 0;
+        terminating += p.state == PodState::kTerminating ? 1 : 0;
+        deleted += p.state == PodState::kDeleted ? 1 : 0;
+      }
+      for (const SimEvent& e : sim->events) preempted += e.reason == EventReason::kPreempted;
+    }
+    const std::size_t ignored = report_.read != nullptr ? report_.read->ignored.size() : 0;
+    out_ += "\n";
+    if (sim != nullptr && sim->attempt_cap_reached) {
+      out_ += fmt::format(
+          "WARNING: the attempt cap ({} attempts) stopped the run; pods may still be queued.\n",
+          report_.options != nullptr ? std::to_string(report_.options->max_attempts)
+                                     : std::string("max"));
+    }
+    out_ += fmt::format(
+        "Summary: {} running, {} pending, {} terminating, {} deleted; {} preemptions; {} rejected, "
+        "{} ignored",
+        running, pending, terminating, deleted, preempted, rejected_count_, ignored);
+    if (sim != nullptr) {
+      out_ += fmt::format("; ended at {}s ({})", render::SecondsText(sim->end_time, 0),
+                          sim->end_reason.empty() ? "quiescent" : sim->end_reason);
+    }
+    out_ += "\n";
+  }
+
+  const RunReport& report_;
+  std::map<std::string, std::int32_t> priorities_;
+  std::size_t rejected_count_ = 0;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string RenderSimulationJson(const RunReport& report) {
+  const SimulationResult empty;
+  const SimulationResult& sim = report.simulation != nullptr ? *report.simulation : empty;
+  Json out = Json::object();
+  out["profile"] = std::string(render::ProfileName(sim.profile));
+  out["seed"] = report.options != nullptr ? report.options->seed : EngineOptions{}.seed;
+  out["origin"] = sim.origin.ToRfc3339();
+  out["endTime"] = render::SecondsJson(sim.end_time);
+  out["endReason"] = sim.end_reason;
+  out["attemptCapReached"] = sim.attempt_cap_reached;
+  if (report.options != nullptr) {
+    out["featureGates"] = report.options->gates.Describe();
+    if (sim.profile == Profile::kBook) out["maxAttempts"] = report.options->max_attempts;
+  }
+  Json events = Json::array();
+  for (const SimEvent& e : sim.events) events.push_back(EventJson(e));
+  out["events"] = std::move(events);
+  Json pods = Json::array();
+  for (const PodOutcome& p : sim.pods) pods.push_back(PodJson(p));
+  out["pods"] = std::move(pods);
+  Json nodes = Json::array();
+  for (const NodeOutcome& n : sim.nodes) nodes.push_back(NodeJson(n));
+  out["nodes"] = std::move(nodes);
+  Json groups = Json::array();
+  for (const GroupOutcome& g : sim.groups) groups.push_back(GroupJson(g));
+  out["groups"] = std::move(groups);
+  out["rejected"] = render::RejectedJson(report.read, report.admission);
+  out["ignored"] = render::IgnoredJson(report.read);
+  out["stats"] = StatsJson(sim.stats);
+  return render::Dump(out);
+}
+
+std::string RenderSimulationText(const RunReport& report) { return TextWriter(report).Render(); }
+
+}  // namespace kpsim::io
