@@ -1,0 +1,375 @@
+// Property tests for the `default` profile: hundreds of seeded random clusters go through
+// Admit -> Simulate, and the result must satisfy kube-scheduler's invariants whatever the cluster:
+// nobody is preempted by an equal or lower priority pod, the scheduler never over-commits a node,
+// every input pod is accounted for exactly once, and runs are reproducible (same seed, and with the
+// engine's caches switched off).
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kpsim/admission.h"
+#include "kpsim/engine.h"
+#include "testing/builders.h"
+
+namespace kpsim {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePdb;
+using testing::MakePod;
+using testing::MakePriorityClass;
+using testing::ToObject;
+
+constexpr int kClusters = 300;
+
+struct Generated {
+  std::vector<Object> objects;
+};
+
+// A random cluster from `seed`: 1-6 nodes of random capacity; running pods (which may over-commit
+// their node, as real snapshots do) and pending pods with random priorities, requests, grace
+// periods 0..30, app labels, some ReplicaSet owners; 0-2 PDBs; creation times spread over 20 s.
+Generated MakeRandomCluster(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  Generated out;
+  int doc = 0;
+  auto add = [&out, &doc](const auto& value) { out.objects.push_back(ToObject(value, ++doc)); };
+
+  // Classes: equal values across classes are deliberate (equal-priority pods must never preempt).
+  static constexpr std::int32_t kValues[] = {-10, 0, 10, 10, 100, 500, 1000};
+  std::vector<std::string> classes;
+  for (std::size_t i = 0; i < std::size(kValues); ++i) {
+    const std::string name = "class-" + std::to_string(i);
+    add(MakePriorityClass(name).Value(kValues[i]).Build());
+    classes.push_back(name);
+  }
+  add(MakePriorityClass("never").Value(700).PreemptionPolicy(PreemptionPolicy::kNever).Build());
+  auto random_class = [&]() -> std::string {
+    if (uniform(0, 12) == 0) return "never";
+    return classes[static_cast<std::size_t>(uniform(0, static_cast<int>(classes.size()) - 1))];
+  };
+
+  const int node_count = uniform(1, 6);
+  std::vector<std::string> nodes;
+  for (int i = 0; i < node_count; ++i) {
+    const std::string name = "node-" + std::to_string(i);
+    auto node = MakeNode(name)
+                    .Cpu(std::to_string(500 * uniform(2, 8)) + "m")
+                    .Memory(std::to_string(uniform(2, 8)) + "Gi")
+                    .Pods(uniform(0, 4) == 0 ? uniform(2, 4) : 110)
+                    .Build();
+    add(node);
+    nodes.push_back(name);
+  }
+
+  static constexpr const char* kApps[] = {"a", "b", "c"};
+  const auto base = WallTime::Parse("2024-05-01T12:00:00Z");
+  int pod_idx = 0;
+  auto random_pod = [&](bool running) {
+    auto b = MakePod((running ? "run-" : "pend-") + std::to_string(pod_idx++))
+                 .Namespace("default")
+                 .PriorityClass(random_class())
+                 .Cpu(std::to_string(100 * uniform(1, 15)) + "m")
+                 .Label("app", kApps[uniform(0, 2)]);
+    if (uniform(0, 3) != 0) b.Memory(std::to_string(64 * uniform(1, 16)) + "Mi");
+    if (uniform(0, 2) != 0) b.GracePeriod(uniform(0, 30));
+    if (uniform(0, 2) == 0) b.Owner("ReplicaSet", "rs-" + std::string(kApps[uniform(0, 2)]));
+    if (running) {
+      b.Node(nodes[static_cast<std::size_t>(uniform(0, node_count - 1))]).Phase("Running");
+      if (base.ok() && uniform(0, 1) == 0) {
+        b.StartTime(WallTime{base->unix_micros - std::int64_t{1'000'000} * uniform(1, 3600)});
+      }
+    } else if (base.ok() && uniform(0, 1) == 0) {
+      b.Created(WallTime{base->unix_micros + std::int64_t{1'000'000} * uniform(0, 20)});
+    }
+    return b.Build();
+  };
+
+  const int running = uniform(0, 3 * node_count + 2);
+  for (int i = 0; i < running; ++i) add(random_pod(true));
+  const int pdbs = uniform(0, 2);
+  for (int i = 0; i < pdbs; ++i) {
+    auto b = MakePdb("pdb-" + std::to_string(i))
+                 .Namespace("default")
+                 .Selector("app", kApps[uniform(0, 2)]);
+    if (uniform(0, 1) == 0) {
+      b.MinAvailable(uniform(0, 2));
+    } else {
+      b.MaxUnavailable(uniform(0, 1));
+    }
+    if (uniform(0, 1) == 0) b.DisruptionsAllowed(uniform(0, 1));
+    add(b.Build());
+  }
+  const int pending = uniform(1, 8);
+  for (int i = 0; i < pending; ++i) add(random_pod(false));
+  return out;
+}
+
+// A canonical dump of every field of a result, for byte-for-byte comparisons. `stats.dry_runs`
+// counts work actually done, which caches exist to reduce, so it is left out when
+// `include_dry_runs` is false.
+std::string Dump(const SimulationResult& r, bool include_dry_runs = true) {
+  std::ostringstream out;
+  auto res = [&out](const ResourceList& l) {
+    out << l.milli_cpu << "," << l.memory << "," << l.ephemeral_storage << "," << l.pods;
+    for (const auto& [name, value] : l.scalar) out << "," << name << "=" << value;
+  };
+  out << "end " << r.end_time.time_since_epoch().count() << " " << r.end_reason << " "
+      << r.attempt_cap_reached << " origin " << r.origin.unix_micros << "\n";
+  for (const SimEvent& e : r.events) {
+    out << "E " << e.time.time_since_epoch().count() << " " << EventReasonName(e.reason) << " "
+        << e.pod << " " << e.node << " by=" << e.by << " " << e.by_group << " " << e.pdb_violation
+        << " " << e.victim_group << " r" << e.round << " " << e.message << "\n";
+  }
+  for (const PodOutcome& p : r.pods) {
+    out << "P " << p.pod << " " << p.priority << " " << PodStateName(p.state) << " " << p.node
+        << " " << p.nominated_node << " " << p.replacement_of << " " << p.pod_group << " "
+        << (p.scheduled_at ? p.scheduled_at->time_since_epoch().count() : -1) << " "
+        << (p.deleted_at ? p.deleted_at->time_since_epoch().count() : -1) << " " << p.reason
+        << "\n";
+  }
+  for (const NodeOutcome& n : r.nodes) {
+    out << "N " << n.node << " ";
+    res(n.allocatable);
+    out << " ";
+    res(n.requested);
+    for (const std::string& p : n.pods) out << " " << p;
+    out << "\n";
+  }
+  out << "S " << r.stats.scheduling_attempts << " " << r.stats.preemption_attempts << " "
+      << r.stats.pods_scheduled << " " << r.stats.victims << " "
+      << (include_dry_runs ? r.stats.dry_runs : -1) << "\n";
+  return out.str();
+}
+
+std::string Key(const Pod& pod) { return pod.meta.namespace_ + "/" + pod.meta.name; }
+
+// One simulated random cluster.
+struct SimulatedCluster {
+  std::uint32_t seed = 0;
+  AdmissionResult admission;
+  EngineOptions options;
+  SimulationResult result;
+  std::map<std::string, const Pod*> input_pods;  // points into `admission.state`
+};
+
+// Builds and simulates the random cluster of every seed in [1, kClusters].
+const std::vector<SimulatedCluster>& SimulatedClusters() {
+  static const std::vector<SimulatedCluster>* runs = [] {
+    auto* all = new std::vector<SimulatedCluster>(kClusters);
+    for (std::uint32_t seed = 1; seed <= kClusters; ++seed) {
+      SimulatedCluster& run = (*all)[seed - 1];
+      run.seed = seed;
+      run.admission = Admit(MakeRandomCluster(seed).objects, FeatureGates{});
+      run.options.profile = Profile::kDefault;
+      run.options.seed = seed;
+      run.result = Simulate(run.admission.state, run.options);
+      for (const Pod& pod : run.admission.state.pods) run.input_pods[Key(pod)] = &pod;
+    }
+    return all;
+  }();
+  return *runs;
+}
+
+// Expect: every Preempted event names a preemptor of strictly higher priority (spec 8.1).
+TEST(DefaultProfilePropertyTest, NoPodIsPreemptedByAnEqualOrLowerPriorityPod) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const SimulationResult& result = run.result;
+    std::map<std::string, std::int32_t> priority;
+    for (const PodOutcome& p : result.pods) priority[p.pod] = p.priority;
+    for (const SimEvent& e : result.events) {
+      if (e.reason != EventReason::kPreempted) continue;
+      ASSERT_TRUE(priority.count(e.pod)) << "victim " << e.pod << " not in result.pods";
+      ASSERT_TRUE(priority.count(e.by)) << "preemptor " << e.by << " not in result.pods";
+      EXPECT_LT(priority[e.pod], priority[e.by])
+          << e.pod << " preempted by " << e.by << " at " << ToSeconds(e.time) << "s";
+    }
+  }
+}
+
+// Setup: replay the event log on per-node usage: input-bound pods start on their node, Scheduled
+// adds a pod's requests, Deleted removes them. Expect: no Scheduled event leaves a resource the
+// pod requests above the node's allocatable (only input-bound pods may over-commit, and a pod
+// that requests none of an over-committed resource may still land, as in NodeResourcesFit).
+TEST(DefaultProfilePropertyTest, SchedulerNeverOverCommitsANode) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const AdmissionResult& admission = run.admission;
+    const SimulationResult& result = run.result;
+    const auto& input_pods = run.input_pods;
+    std::map<std::string, ResourceList> allocatable;
+    for (const Node& node : admission.state.nodes) allocatable[node.meta.name] = node.allocatable;
+    // Requests by pod, created replacements included (they copy their victim's spec).
+    std::map<std::string, ResourceList> requests;
+    for (const auto& [key, pod] : input_pods) requests[key] = pod->spec.requests;
+    for (const PodOutcome& p : result.pods) {
+      if (!p.replacement_of.empty() && requests.count(p.replacement_of)) {
+        requests[p.pod] = requests[p.replacement_of];
+      }
+    }
+    std::map<std::string, ResourceList> used;
+    std::map<std::string, std::string> placed;  // pod -> node
+    auto with_pod = [&requests](const std::string& pod) {
+      ResourceList r = requests[pod];
+      r.pods += 1;
+      return r;
+    };
+    for (const Pod& pod : admission.state.pods) {
+      if (pod.spec.node_name.empty()) continue;
+      used[pod.spec.node_name] += with_pod(Key(pod));
+      placed[Key(pod)] = pod.spec.node_name;
+    }
+    for (const SimEvent& e : result.events) {
+      if (e.reason == EventReason::kScheduled) {
+        ASSERT_TRUE(allocatable.count(e.node)) << e.pod << " scheduled on unknown node " << e.node;
+        if (auto it = placed.find(e.pod); it != placed.end()) {
+          EXPECT_EQ(it->second, e.node) << e.pod << " scheduled twice on different nodes";
+          continue;  // An input-bound pod reported at t=0, or a repeat: already counted.
+        }
+        ASSERT_TRUE(requests.count(e.pod)) << "unknown pod " << e.pod << " scheduled";
+        const ResourceList req = with_pod(e.pod);
+        ResourceList& u = used[e.node];
+        u += req;
+        placed[e.pod] = e.node;
+        const ResourceList& a = allocatable[e.node];
+        const std::string where =
+            e.pod + " on " + e.node + " at " + std::to_string(ToSeconds(e.time));
+        if (req.milli_cpu > 0) {
+          EXPECT_LE(u.milli_cpu, a.milli_cpu) << "cpu over-committed: " << where;
+        }
+        if (req.memory > 0) {
+          EXPECT_LE(u.memory, a.memory) << "memory over-committed: " << where;
+        }
+        if (req.ephemeral_storage > 0) {
+          EXPECT_LE(u.ephemeral_storage, a.ephemeral_storage)
+              << "storage over-committed: " << where;
+        }
+        EXPECT_LE(u.pods, a.pods) << "pod count over-committed: " << where;
+      } else if (e.reason == EventReason::kDeleted) {
+        if (auto it = placed.find(e.pod); it != placed.end()) {
+          used[it->second] -= with_pod(e.pod);
+          placed.erase(it);
+        }
+      }
+    }
+  }
+}
+
+// Expect: result.pods lists every admitted pod exactly once, in input order, before any pod the
+// simulation created; created pods are unique too.
+TEST(DefaultProfilePropertyTest, EveryInputPodAppearsExactlyOnce) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const AdmissionResult& admission = run.admission;
+    const SimulationResult& result = run.result;
+    const std::vector<Pod>& input = admission.state.pods;
+    ASSERT_GE(result.pods.size(), input.size());
+    for (std::size_t i = 0; i < input.size(); ++i) {
+      EXPECT_EQ(result.pods[i].pod, Key(input[i])) << "position " << i;
+    }
+    std::set<std::string> seen;
+    for (const PodOutcome& p : result.pods) {
+      EXPECT_TRUE(seen.insert(p.pod).second) << p.pod << " listed twice";
+    }
+    for (std::size_t i = input.size(); i < result.pods.size(); ++i) {
+      EXPECT_FALSE(result.pods[i].replacement_of.empty())
+          << result.pods[i].pod << " is neither an input pod nor a replacement";
+    }
+  }
+}
+
+// Expect: a victim was running on the node its Preempted event names, and is not running at the
+// end.
+TEST(DefaultProfilePropertyTest, VictimsRanWhereTheyWerePreemptedAndAreGone) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const AdmissionResult& admission = run.admission;
+    const SimulationResult& result = run.result;
+    std::map<std::string, std::string> node_of;
+    for (const Pod& pod : admission.state.pods) node_of[Key(pod)] = pod.spec.node_name;
+    std::set<std::string> victims;
+    for (const SimEvent& e : result.events) {
+      if (e.reason == EventReason::kScheduled) node_of[e.pod] = e.node;
+      if (e.reason != EventReason::kPreempted) continue;
+      EXPECT_EQ(node_of[e.pod], e.node) << e.pod << " preempted on a node it did not run on";
+      victims.insert(e.pod);
+    }
+    for (const PodOutcome& p : result.pods) {
+      if (victims.count(p.pod)) {
+        EXPECT_NE(p.state, PodState::kRunning) << p.pod << " was preempted but ends Running";
+        EXPECT_NE(p.state, PodState::kPending) << p.pod << " was preempted but ends Pending";
+      }
+    }
+  }
+}
+
+// Expect: the same state and options give the same result, field for field.
+TEST(DefaultProfilePropertyTest, SameInputAndSeedGiveIdenticalResults) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const AdmissionResult& admission = run.admission;
+    const EngineOptions& options = run.options;
+    const SimulationResult& result = run.result;
+    EXPECT_EQ(Dump(result), Dump(Simulate(admission.state, options)));
+  }
+}
+
+// Expect: the dry-run and filter caches change no decision, event or outcome; they only save
+// dry runs.
+TEST(DefaultProfilePropertyTest, DisablingCachesChangesNothing) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    EngineOptions no_caches = run.options;
+    no_caches.disable_caches = true;
+    const SimulationResult uncached = Simulate(run.admission.state, no_caches);
+    EXPECT_EQ(Dump(run.result, /*include_dry_runs=*/false),
+              Dump(uncached, /*include_dry_runs=*/false));
+    EXPECT_LE(run.result.stats.dry_runs, uncached.stats.dry_runs);
+  }
+}
+
+// Expect: admission accepted the whole generated cluster (else the properties test less).
+TEST(DefaultProfilePropertyTest, GeneratedClusterIsAdmitted) {
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const AdmissionResult& admission = run.admission;
+    for (const AdmissionOutcome& o : admission.outcomes) {
+      EXPECT_TRUE(o.admitted) << o.name << ": " << o.message;
+    }
+  }
+}
+
+// Expect: the generator exercises what the properties are about (preemption, PDB-violating
+// evictions, replacements, pods left pending), so no property holds vacuously.
+TEST(DefaultProfilePropertyTest, GeneratedClustersExercisePreemption) {
+  int preempted = 0, violating = 0, replacements = 0, pending = 0;
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    for (const SimEvent& e : run.result.events) {
+      preempted += e.reason == EventReason::kPreempted;
+      violating += e.reason == EventReason::kPreempted && e.pdb_violation;
+    }
+    for (const PodOutcome& p : run.result.pods) {
+      pending += p.state == PodState::kPending;
+      replacements += !p.replacement_of.empty();
+    }
+  }
+  std::printf("%d preemptions (%d PDB-violating), %d replacements, %d pods left pending\n",
+              preempted, violating, replacements, pending);
+  EXPECT_GE(preempted, kClusters / 2);
+  EXPECT_GE(violating, 5);
+  EXPECT_GE(replacements, 20);
+  EXPECT_GE(pending, 50);
+}
+
+}  // namespace
+}  // namespace kpsim
