@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The kpsim command-line contract: exit codes, stdout vs stderr, JSON that parses, determinism,
+# stdin and directory input. Run by ctest as `cli_test.sh <path-to-kpsim> <source-dir>`.
+# Prints "N passed, M failed" and exits non-zero if anything failed.
+set -u
+
+KPSIM=${1:?usage: cli_test.sh <path-to-kpsim> <source-dir>}
+SRC=${2:?usage: cli_test.sh <path-to-kpsim> <source-dir>}
+EX="$SRC/examples"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kpsim-cli.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -s "$WORK/err" ] && sed 's/^/     stderr: /' "$WORK/err" | head -5; return 0; }
+
+# run ARGS...: runs kpsim with stdout in $WORK/out, stderr in $WORK/err, exit code in $rc.
+run() {
+  "$KPSIM" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+  rc=$?
+}
+
+# expect_rc NAME CODE ARGS...
+expect_rc() {
+  local name=$1 want=$2
+  shift 2
+  run "$@"
+  if [ "$rc" -eq "$want" ]; then ok "$name (exit $want)"; else fail "$name: exit $rc, want $want"; fi
+}
+
+is_json() { python3 -c 'import json,sys; json.load(sys.stdin)' <"$1" 2>/dev/null; }
+
+# json_check FILE PYTHON-EXPR: the expression over `d` (the parsed JSON) must be true.
+json_check() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1" 2>/dev/null
+}
+
+# --- exit 0: a completed run, text and json --------------------------------------------------
+expect_rc "simulate text" 0 simulate "$EX/cascade.yaml"
+if [ -s "$WORK/out" ]; then ok "simulate text writes the timeline to stdout"; else fail "simulate text: empty stdout"; fi
+if grep -q "Preempted" "$WORK/out"; then ok "simulate text shows the Preempted event"; else fail "simulate text: no Preempted line"; fi
+
+expect_rc "simulate json" 0 simulate -o json "$EX/cascade.yaml"
+cp "$WORK/out" "$WORK/cascade.json"
+if is_json "$WORK/out"; then ok "simulate json parses"; else fail "simulate json does not parse"; fi
+if json_check "$WORK/out" 'all(k in d for k in ("events","pods","nodes","rejected","ignored"))'; then
+  ok "simulate json has events, pods, nodes, rejected, ignored"
+else
+  fail "simulate json lacks a top-level key"
+fi
+if json_check "$WORK/out" 'any(e["reason"]=="Preempted" and e["by"]=="default/api" and "pdbViolation" in e for e in d["events"])'; then
+  ok "simulate json Preempted events carry by and pdbViolation"
+else
+  fail "simulate json Preempted event shape"
+fi
+
+expect_rc "pending pods are a result, not an error" 0 simulate "$EX/never-preempt.yaml"
+expect_rc "simulate with rejected input still completes" 0 simulate -o json "$EX/bad-input.yaml"
+if is_json "$WORK/out"; then ok "diagnostics stay off stdout (json parses with rejected input)"; else fail "simulate json with rejected input does not parse"; fi
+expect_rc "simulate kubectl List" 0 simulate -o json "$EX/kubectl-list.json"
+if json_check "$WORK/out" 'any(i["kind"]=="Service" for i in d["ignored"])'; then ok "Service listed as ignored"; else fail "Service not in ignored"; fi
+
+# --- validate: exit 0 clean, 1 rejected -------------------------------------------------------
+expect_rc "validate clean input" 0 validate "$EX/cascade.yaml"
+expect_rc "validate rejected input" 1 validate "$EX/bad-input.yaml"
+expect_rc "validate rejected input, json" 1 validate -o json "$EX/bad-input.yaml"
+if is_json "$WORK/out"; then ok "validate json parses"; else fail "validate json does not parse"; fi
+if json_check "$WORK/out" 'any(o["name"]=="default/orphan" and o["admitted"] is False for o in d["objects"]) and any(o["name"]=="default/ok" and o["admitted"] and o["priority"]==1000 and o["operation"]=="CREATE" for o in d["objects"])'; then
+  ok "validate json reports admitted and rejected objects"
+else
+  fail "validate json objects"
+fi
+
+# --- explain ------------------------------------------------------------------------------------
+expect_rc "explain json" 0 explain --pod default/api -o json "$EX/pdb-protected.yaml"
+if json_check "$WORK/out" 'd["eligible"] is True and d["chosen"]["node"]=="node-b" and len(d["candidates"])==2'; then
+  ok "explain json: eligible, two candidates, node-b chosen"
+else
+  fail "explain json content"
+fi
+expect_rc "explain never pod" 0 explain --pod default/analytics -o json "$EX/never-preempt.yaml"
+if json_check "$WORK/out" 'd["eligible"] is False and d["eligibilityMessage"]=="not eligible due to preemptionPolicy=Never." and d["chosen"] is None'; then
+  ok "explain json: preemptionPolicy=Never not eligible"
+else
+  fail "explain json eligibility"
+fi
+
+# --- exit 2: usage errors; nothing on stdout ----------------------------------------------------
+usage() {
+  local name=$1
+  shift
+  expect_rc "$name" 2 "$@"
+  if [ -s "$WORK/out" ]; then fail "$name: usage error wrote to stdout"; else ok "$name: stdout empty"; fi
+  if [ -s "$WORK/err" ]; then ok "$name: message on stderr"; else fail "$name: no message on stderr"; fi
+}
+usage "unknown flag" simulate --no-such-flag "$EX/cascade.yaml"
+usage "unknown command" frobnicate "$EX/cascade.yaml"
+usage "no command" 
+usage "missing path" simulate "$WORK/does-not-exist.yaml"
+usage "no input file" simulate
+usage "bad --seed" simulate --seed not-a-number "$EX/cascade.yaml"
+usage "bad --until" simulate --until 5minutes "$EX/cascade.yaml"
+usage "bad --profile" simulate --profile fancy "$EX/cascade.yaml"
+usage "bad -o" simulate -o yaml "$EX/cascade.yaml"
+usage "unknown feature gate" simulate --feature-gates NoSuchGate=true "$EX/cascade.yaml"
+usage "bad --candidate-sampling" simulate --candidate-sampling some "$EX/cascade.yaml"
+usage "explain unknown pod" explain --pod default/nobody "$EX/cascade.yaml"
+usage "explain without --pod" explain "$EX/cascade.yaml"
+
+# --- determinism ----------------------------------------------------------------------------------
+run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/a.json"
+run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/b.json"
+if cmp -s "$WORK/a.json" "$WORK/b.json"; then ok "two runs are byte-identical (json)"; else fail "two json runs differ"; fi
+run simulate "$EX/graceful-race.yaml"; cp "$WORK/out" "$WORK/a.txt"
+run simulate "$EX/graceful-race.yaml"; cp "$WORK/out" "$WORK/b.txt"
+if cmp -s "$WORK/a.txt" "$WORK/b.txt"; then ok "two runs are byte-identical (text)"; else fail "two text runs differ"; fi
+run simulate --seed 7 -o json "$EX/kubectl-list.json"; cp "$WORK/out" "$WORK/s7a.json"; rc7=$rc
+run simulate --seed 7 -o json "$EX/kubectl-list.json"; cp "$WORK/out" "$WORK/s7b.json"
+if [ "$rc7" -eq 0 ] && cmp -s "$WORK/s7a.json" "$WORK/s7b.json"; then ok "--seed 7 twice is byte-identical"; else fail "--seed 7 runs differ"; fi
+# A different seed may break score ties differently; it must still be a valid, completed run.
+expect_rc "--seed 8 completes" 0 simulate --seed 8 -o json "$EX/kubectl-list.json"
+if is_json "$WORK/out"; then ok "--seed 8 output parses"; else fail "--seed 8 output does not parse"; fi
+
+# --- stdin and directory input ----------------------------------------------------------------
+same_events() {
+  python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if (a["events"], a["pods"]) == (b["events"], b["pods"]) else 1)' "$1" "$2" 2>/dev/null
+}
+"$KPSIM" simulate -o json - <"$EX/cascade.yaml" >"$WORK/stdin.json" 2>"$WORK/err"
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "stdin input (exit 0)"; else fail "stdin input: exit $rc"; fi
+if same_events "$WORK/cascade.json" "$WORK/stdin.json"; then ok "stdin gives the same events and pods as the file"; else fail "stdin events differ from file"; fi
+
+mkdir -p "$WORK/dir"
+python3 - "$EX/cascade.yaml" "$WORK/dir" <<'PY'
+import sys
+docs = [d for d in open(sys.argv[1]).read().split("\n---\n") if "kind:" in d]
+# Name order must restore document order: classes and nodes first, pods after.
+for i, d in enumerate(docs):
+    ext = ".yml" if i % 2 else ".yaml"
+    open(f"{sys.argv[2]}/{i:02d}-doc{ext}", "w").write(d + "\n")
+open(f"{sys.argv[2]}/README.txt", "w").write("not a manifest: must be skipped\n")
+PY
+expect_rc "directory input" 0 simulate -o json "$WORK/dir"
+if same_events "$WORK/cascade.json" "$WORK/out"; then ok "directory (name order) gives the same events and pods"; else fail "directory events differ from file"; fi
+
+# Several files in the order given: classes+nodes, then pods.
+python3 - "$EX/cascade.yaml" "$WORK" <<'PY'
+import sys
+docs = [d for d in open(sys.argv[1]).read().split("\n---\n") if "kind:" in d]
+infra = [d for d in docs if "kind: Pod\n" not in d]
+pods = [d for d in docs if "kind: Pod\n" in d]
+open(f"{sys.argv[2]}/infra.yaml", "w").write("\n---\n".join(infra) + "\n")
+open(f"{sys.argv[2]}/pods.yaml", "w").write("\n---\n".join(pods) + "\n")
+PY
+expect_rc "several files" 0 simulate -o json "$WORK/infra.yaml" "$WORK/pods.yaml"
+if same_events "$WORK/cascade.json" "$WORK/out"; then ok "several files give the same events and pods"; else fail "several files differ"; fi
+
+# A broken file names itself on stderr and never crashes.
+printf 'apiVersion: v1\nkind: Pod\nmetadata: [unclosed\n' >"$WORK/broken.yaml"
+run validate "$WORK/broken.yaml"
+if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "syntax error exits 1 or 2 (got $rc), no crash"; else fail "syntax error: exit $rc"; fi
+if grep -q "broken.yaml" "$WORK/err"; then ok "syntax error names the file on stderr"; else fail "syntax error message lacks the file name"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
