@@ -74,6 +74,13 @@ template <typename V>
 std::string Str(const V& v, const Path& p) {
   if (v.type() == NodeType::kNull) return {};
   if (v.type() != NodeType::kScalar || v.scalar_type() != ScalarType::kString) {
+    if (v.type() == NodeType::kScalar && v.line() > 0) {
+      // YAML: Kubernetes reads plain `1.0`, `true` or `no` as a number or boolean too.
+      Fail(v, p,
+           fmt::format("expected a string, got {} (YAML reads the plain scalar {} that way; "
+                       "quote it to make it a string)",
+                       TypeWord(v.type(), v.scalar_type()), v.text()));
+    }
     FailType(v, p, "a string");
   }
   return v.text();

@@ -93,6 +93,23 @@ inline std::optional<std::int64_t> YamlInt(std::string_view s) {
   return negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
 }
 
+// Whether `s` is written as a YAML integer, whatever its magnitude.
+inline bool IsYamlIntSyntax(std::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  bool hex = false;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    hex = true;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || s[0] == '_') return false;
+  for (char c : s) {
+    const bool digit = (c >= '0' && c <= '9') || c == '_' ||
+                       (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
+    if (!digit) return false;
+  }
+  return true;
+}
+
 // go-yaml v2's float pattern `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`, plus
 // .inf/.nan spellings.
 inline bool IsYamlFloat(std::string_view s) {
@@ -148,7 +165,7 @@ class YamlView {
     if (node_.Tag() != "?") return ScalarType::kString;  // quoted or explicitly tagged
     const std::string& s = node_.Scalar();
     if (YamlBool(s)) return ScalarType::kBool;
-    if (YamlInt(s)) return ScalarType::kInt;
+    if (IsYamlIntSyntax(s)) return ScalarType::kInt;
     if (IsYamlFloat(s)) return ScalarType::kFloat;
     return ScalarType::kString;
   }

@@ -60,7 +60,7 @@ std::optional<ObjectKind> ModeledKind(std::string_view kind, std::string_view ap
 template <typename V>
 std::string PeekString(const V& v, std::string_view key) {
   std::optional<V> c = v.Get(key);
-  if (!c || c->type() != NodeType::kScalar) return {};
+  if (!c || c->type() != NodeType::kScalar || c->scalar_type() != ScalarType::kString) return {};
   return c->text();
 }
 
