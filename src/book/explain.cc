@@ -10,6 +10,8 @@
 //   candidate: its filter entry gets a second reason, "not a preemption candidate: <reason> even
 //   with every lower-priority pod removed", and it has no `candidates` entry.
 // - `candidates` lists the nodes that are candidates, in node order, each with its put-back steps.
+//   A step's `pdb_violating` says whether evicting that pod alone at time 0 would break a budget
+//   (the flag its eviction would carry); the chapter's put-back order itself ignores budgets.
 
 #include <algorithm>
 #include <string>
