@@ -1,21 +1,21 @@
-// Golden scenario tests (house style G19, tier 3): every directory under tests/scenarios/ that holds
-// an `expected.json` is one case. The case's manifests (`cluster.yaml`, or the files named in
+// Golden scenario tests (house style G19, tier 3): every directory under tests/scenarios/ that
+// holds an `expected.json` is one case. The case's manifests (`cluster.yaml`, or the files named in
 // `source.txt`) go through the public pipeline exactly as `kpsim simulate -o json` runs it:
 // io::ReadManifests -> Admit -> Simulate -> io::RenderSimulationJson. The rendered JSON must match
 // `expected.json` as a subset; see tests/scenarios/README.md for the matching rules.
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
@@ -183,13 +183,15 @@ class Matcher {
       return ok;
     }
     if (expected.is_number()) {
-      if (!actual.is_number()) return Fail(path, "expected " + expected.dump() + ", got " + actual.dump());
+      if (!actual.is_number())
+        return Fail(path, "expected " + expected.dump() + ", got " + actual.dump());
       const double e = expected.get<double>();
       const double a = actual.get<double>();
       if (std::fabs(e - a) <= 1e-9 * std::max(1.0, std::fabs(e))) return true;
       return Fail(path, "expected " + expected.dump() + ", got " + actual.dump());
     }
-    if (expected != actual) return Fail(path, "expected " + expected.dump() + ", got " + actual.dump());
+    if (expected != actual)
+      return Fail(path, "expected " + expected.dump() + ", got " + actual.dump());
     return true;
   }
 
@@ -197,7 +199,8 @@ class Matcher {
 
  private:
   static bool EndsWith(const std::string& s, const std::string& suffix) {
-    return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() > suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
 
   // True iff `pattern` matches `element`, without recording errors.
@@ -266,9 +269,9 @@ class Matcher {
         const bool found = std::any_of(items.begin(), items.end(),
                                        [&](const json& item) { return Matches(want[p], item); });
         if (!found) {
-          ok = Fail(here + "[" + std::to_string(p) + "]",
-                    "pattern " + want[p].dump() + " matches nothing in " + base_path +
-                        "; actual: " + Summary(items));
+          ok = Fail(here + "[" + std::to_string(p) + "]", "pattern " + want[p].dump() +
+                                                              " matches nothing in " + base_path +
+                                                              "; actual: " + Summary(items));
         }
       }
     } else {  // Exclude
@@ -276,8 +279,8 @@ class Matcher {
         for (std::size_t i = 0; i < items.size(); ++i) {
           if (Matches(want[p], items[i])) {
             ok = Fail(here + "[" + std::to_string(p) + "]",
-                      "pattern " + want[p].dump() + " must match nothing but matches " +
-                          base_path + "[" + std::to_string(i) + "] = " + items[i].dump());
+                      "pattern " + want[p].dump() + " must match nothing but matches " + base_path +
+                          "[" + std::to_string(i) + "] = " + items[i].dump());
           }
         }
       }
