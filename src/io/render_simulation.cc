@@ -151,8 +151,10 @@ class TextWriter {
         return line;
       }
       case EventReason::kFailedScheduling:
+        // The book profile's message already is the chapter's sentence; keep it whole.
+        if (e.message.starts_with(BookName(e.pod))) return e.message;
         return e.message.empty()
-                   ? fmt::format("{} cannot be placed anywhere (nobody to preempt either)",
+                   ? fmt::format("{} cannot be placed anywhere (and has no one to preempt)",
                                  BookName(e.pod))
                    : fmt::format("{} cannot be placed anywhere: {}", BookName(e.pod), e.message);
       default:

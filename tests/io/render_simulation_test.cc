@@ -279,6 +279,13 @@ TEST(RenderSimulationTextTest, BookProfileReadsLikeTheChaptersLog) {
   log.pdb_violation = true;
   log.round = 2;
   sim.events.push_back(log);
+  SimEvent stuck = Event(0, EventReason::kFailedScheduling, "default/log", "",
+                         "log cannot be placed anywhere (and has no one to preempt)");
+  stuck.round = 3;
+  sim.events.push_back(stuck);
+  SimEvent stuck_bare = Event(0, EventReason::kFailedScheduling, "default/big", "");
+  stuck_bare.round = 4;
+  sim.events.push_back(stuck_bare);
   sim.pods = {PodAt("default/big", 20, PodState::kPending, ""),
               PodAt("default/api", 100, PodState::kRunning, "node-a"),
               PodAt("default/batch", 50, PodState::kRunning, "node-b"),
@@ -295,6 +302,10 @@ TEST(RenderSimulationTextTest, BookProfileReadsLikeTheChaptersLog) {
   EXPECT_NE(text.find("[round    1] api (priority 100) placed on node-a\n"), std::string::npos);
   EXPECT_NE(text.find("batch (priority 50) preempted log (priority 10) from node-b; this breaks a "
                       "PodDisruptionBudget"),
+            std::string::npos);
+  EXPECT_NE(text.find("[round    3] log cannot be placed anywhere (and has no one to preempt)\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("[round    4] big cannot be placed anywhere (and has no one to preempt)\n"),
             std::string::npos);
   EXPECT_NE(text.find("WARNING: the attempt cap (3 attempts) stopped the run"), std::string::npos);
   const json j = json::parse(RenderSimulationJson(Report(&sim, nullptr, nullptr, &options)));
