@@ -7,14 +7,21 @@
 // (YAML 1.1 resolution as in go-yaml v2): a plain `100` is a number, `yes` a bool, `"100"` a
 // string. Decoders use it to reject a number where Kubernetes wants a string, and vice versa.
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+
+// yaml-cpp 0.7's inline `Node::Type()` trips GCC 12's -Wdangling-pointer in optimised builds (a
+// false positive inside the library's header); keep it from failing -Werror builds.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#include "yaml-cpp/yaml.h"
+#pragma GCC diagnostic pop
 
 namespace kpsim::io::internal {
 
@@ -222,64 +229,215 @@ class YamlView {
   int line_offset_ = 0;
 };
 
-// A view of an nlohmann::json value. JSON has no line numbers.
+// A compact, read-only JSON tree built by nlohmann-json's SAX parser: nodes in one vector,
+// strings in one arena. Much cheaper to build and free than `nlohmann::json` for the 10+ MB
+// Lists that `kubectl get -o json` produces.
+class JsonDoc {
+ public:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+
+  struct JNode {
+    std::uint32_t key_off = 0;
+    std::uint32_t key_len = 0;
+    std::uint32_t text_off = 0;  // string value, float text or out-of-range integer text
+    std::uint32_t text_len = 0;
+    std::uint32_t first_child = kNone;
+    std::uint32_t next_sibling = kNone;
+    std::int64_t int_value = 0;
+    NodeType type = NodeType::kNull;
+    ScalarType scalar = ScalarType::kString;
+    bool int_fits = true;  // false for unsigned integers beyond int64
+  };
+
+  // Parses `text`. On a syntax error returns false and sets `error_byte` (1-based position as
+  // nlohmann reports it) and `error_message`.
+  bool Parse(std::string_view text, std::size_t& error_byte, std::string& error_message) {
+    nodes_.clear();
+    arena_.clear();
+    nodes_.reserve(text.size() / 12 + 16);
+    arena_.reserve(text.size() / 2 + 16);
+    Builder builder(*this);
+    const bool ok = nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
+    if (!ok) {
+      error_byte = builder.error_byte;
+      error_message = builder.error_message;
+    }
+    return ok && !nodes_.empty();
+  }
+
+  const JNode& node(std::uint32_t i) const { return nodes_[i]; }
+  std::string_view str(std::uint32_t off, std::uint32_t len) const {
+    return std::string_view(arena_).substr(off, len);
+  }
+
+ private:
+  using Json = nlohmann::json;
+
+  struct Builder : nlohmann::json_sax<Json> {
+    explicit Builder(JsonDoc& d) : doc(d) {}
+
+    std::uint32_t Add(NodeType type, ScalarType scalar) {
+      const auto index = static_cast<std::uint32_t>(doc.nodes_.size());
+      doc.nodes_.emplace_back();
+      JNode& n = doc.nodes_.back();
+      n.type = type;
+      n.scalar = scalar;
+      if (!open.empty()) {
+        n.key_off = pending_key_off;
+        n.key_len = pending_key_len;
+        pending_key_len = 0;
+        Open& parent = open.back();
+        if (parent.last_child == kNone) {
+          doc.nodes_[parent.index].first_child = index;
+        } else {
+          doc.nodes_[parent.last_child].next_sibling = index;
+        }
+        parent.last_child = index;
+      }
+      return index;
+    }
+    void SetText(std::uint32_t index, std::string_view s) {
+      doc.nodes_[index].text_off = static_cast<std::uint32_t>(doc.arena_.size());
+      doc.nodes_[index].text_len = static_cast<std::uint32_t>(s.size());
+      doc.arena_.append(s);
+    }
+
+    bool null() override {
+      Add(NodeType::kNull, ScalarType::kString);
+      return true;
+    }
+    bool boolean(bool v) override {
+      doc.nodes_[Add(NodeType::kScalar, ScalarType::kBool)].int_value = v ? 1 : 0;
+      return true;
+    }
+    bool number_integer(number_integer_t v) override {
+      doc.nodes_[Add(NodeType::kScalar, ScalarType::kInt)].int_value = v;
+      return true;
+    }
+    bool number_unsigned(number_unsigned_t v) override {
+      const std::uint32_t i = Add(NodeType::kScalar, ScalarType::kInt);
+      if (v <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        doc.nodes_[i].int_value = static_cast<std::int64_t>(v);
+      } else {
+        doc.nodes_[i].int_fits = false;
+        SetText(i, std::to_string(v));
+      }
+      return true;
+    }
+    bool number_float(number_float_t, const string_t& raw) override {
+      SetText(Add(NodeType::kScalar, ScalarType::kFloat), raw);
+      return true;
+    }
+    bool string(string_t& v) override {
+      SetText(Add(NodeType::kScalar, ScalarType::kString), v);
+      return true;
+    }
+    bool binary(binary_t&) override { return false; }
+    bool start_object(std::size_t) override {
+      open.push_back({Add(NodeType::kMap, ScalarType::kString), kNone});
+      return true;
+    }
+    bool key(string_t& k) override {
+      pending_key_off = static_cast<std::uint32_t>(doc.arena_.size());
+      pending_key_len = static_cast<std::uint32_t>(k.size());
+      doc.arena_.append(k);
+      return true;
+    }
+    bool end_object() override {
+      open.pop_back();
+      return true;
+    }
+    bool start_array(std::size_t) override {
+      open.push_back({Add(NodeType::kSeq, ScalarType::kString), kNone});
+      return true;
+    }
+    bool end_array() override {
+      open.pop_back();
+      return true;
+    }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) override {
+      error_byte = position;
+      error_message = ex.what();
+      return false;
+    }
+
+    struct Open {
+      std::uint32_t index;
+      std::uint32_t last_child;
+    };
+    JsonDoc& doc;
+    std::vector<Open> open;
+    std::uint32_t pending_key_off = 0;
+    std::uint32_t pending_key_len = 0;
+    std::size_t error_byte = 0;
+    std::string error_message;
+  };
+
+  std::vector<JNode> nodes_;
+  std::string arena_;
+};
+
+// A view of one `JsonDoc` node. JSON has no line numbers.
 class JsonView {
  public:
-  explicit JsonView(const nlohmann::json& json) : json_(&json) {}
+  JsonView(const JsonDoc& doc, std::uint32_t index) : doc_(&doc), index_(index) {}
 
-  NodeType type() const {
-    if (json_->is_object()) return NodeType::kMap;
-    if (json_->is_array()) return NodeType::kSeq;
-    if (json_->is_null() || json_->is_discarded()) return NodeType::kNull;
-    return NodeType::kScalar;
-  }
-  ScalarType scalar_type() const {
-    if (json_->is_string()) return ScalarType::kString;
-    if (json_->is_boolean()) return ScalarType::kBool;
-    if (json_->is_number_float()) return ScalarType::kFloat;
-    return ScalarType::kInt;
-  }
+  NodeType type() const { return n().type; }
+  ScalarType scalar_type() const { return n().scalar; }
   std::string text() const {
-    if (json_->is_string()) return json_->get_ref<const std::string&>();
-    return json_->dump();
+    const JsonDoc::JNode& node = n();
+    switch (node.scalar) {
+      case ScalarType::kBool:
+        return node.int_value != 0 ? "true" : "false";
+      case ScalarType::kInt:
+        return node.int_fits ? std::to_string(node.int_value)
+                             : std::string(doc_->str(node.text_off, node.text_len));
+      default:
+        return std::string(doc_->str(node.text_off, node.text_len));
+    }
   }
   std::optional<std::int64_t> AsInt() const {
-    if (json_->is_number_integer() && !json_->is_number_unsigned()) {
-      return json_->get<std::int64_t>();
+    const JsonDoc::JNode& node = n();
+    if (node.type != NodeType::kScalar || node.scalar != ScalarType::kInt || !node.int_fits) {
+      return std::nullopt;
     }
-    if (json_->is_number_unsigned()) {
-      const auto u = json_->get<std::uint64_t>();
-      if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-        return static_cast<std::int64_t>(u);
-      }
-    }
-    return std::nullopt;
+    return node.int_value;
   }
   std::optional<bool> AsBool() const {
-    if (json_->is_boolean()) return json_->get<bool>();
-    return std::nullopt;
+    const JsonDoc::JNode& node = n();
+    if (node.type != NodeType::kScalar || node.scalar != ScalarType::kBool) return std::nullopt;
+    return node.int_value != 0;
   }
   template <typename F>
   void ForEachEntry(F&& f) const {
-    for (auto it = json_->begin(); it != json_->end(); ++it) {
-      f(std::string_view(it.key()), JsonView(it.value()));
+    for (std::uint32_t c = n().first_child; c != JsonDoc::kNone; c = doc_->node(c).next_sibling) {
+      const JsonDoc::JNode& child = doc_->node(c);
+      f(doc_->str(child.key_off, child.key_len), JsonView(*doc_, c));
     }
   }
   template <typename F>
   void ForEachItem(F&& f) const {
     int index = 0;
-    for (const nlohmann::json& item : *json_) f(index++, JsonView(item));
+    for (std::uint32_t c = n().first_child; c != JsonDoc::kNone; c = doc_->node(c).next_sibling) {
+      f(index++, JsonView(*doc_, c));
+    }
   }
   std::optional<JsonView> Get(std::string_view key) const {
-    if (!json_->is_object()) return std::nullopt;
-    auto it = json_->find(key);
-    if (it == json_->end()) return std::nullopt;
-    return JsonView(*it);
+    if (n().type != NodeType::kMap) return std::nullopt;
+    std::optional<JsonView> found;  // the last duplicate wins, as in Go's encoding/json
+    for (std::uint32_t c = n().first_child; c != JsonDoc::kNone; c = doc_->node(c).next_sibling) {
+      const JsonDoc::JNode& child = doc_->node(c);
+      if (doc_->str(child.key_off, child.key_len) == key) found = JsonView(*doc_, c);
+    }
+    return found;
   }
   int line() const { return 0; }
 
  private:
-  const nlohmann::json* json_;
+  const JsonDoc::JNode& n() const { return doc_->node(index_); }
+  const JsonDoc* doc_;
+  std::uint32_t index_;
 };
 
 }  // namespace kpsim::io::internal

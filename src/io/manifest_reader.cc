@@ -5,15 +5,12 @@
 // items of `List`s) and decode it with decode_objects.h. Exceptions from yaml-cpp, nlohmann-json
 // and the decoders stop here: nothing escapes this file.
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -187,15 +184,15 @@ class TextReader {
   // --- JSON ---------------------------------------------------------------------------------
 
   void ReadJson(std::string_view text) {
-    nlohmann::json root;
-    try {
-      root = nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
-      const std::size_t byte = std::min<std::size_t>(e.byte, text.size());
-      const int line =
-          1 + static_cast<int>(std::count(
-                  text.begin(), text.begin() + static_cast<long>(byte > 0 ? byte - 1 : 0), '\n'));
-      std::string what = e.what();
+    internal::JsonDoc doc;
+    std::size_t error_byte = 0;
+    std::string what;
+    if (!doc.Parse(text, error_byte, what)) {
+      if (what.empty()) what = "empty input";
+      const std::size_t byte =
+          std::min<std::size_t>(error_byte > 0 ? error_byte - 1 : 0, text.size());
+      const auto line = static_cast<int>(
+          1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
       const std::size_t bracket = what.find("] ");
       if (what.starts_with("[json.exception") && bracket != std::string::npos) {
         what = what.substr(bracket + 2);
@@ -203,11 +200,8 @@ class TextReader {
       AddFileError(ErrorCode::kInvalidArgument, 0, line,
                    fmt::format("JSON syntax error: {}", what));
       return;
-    } catch (const std::exception& e) {
-      AddFileError(ErrorCode::kInvalidArgument, 0, 0, fmt::format("JSON error: {}", e.what()));
-      return;
     }
-    JsonView view(root);
+    JsonView view(doc, 0);
     if (view.type() == NodeType::kSeq) {
       // A bare array of objects: treat like the items of a `List`.
       view.ForEachItem([&](int index, const JsonView& item) {
@@ -403,7 +397,20 @@ void ReadFile(const std::string& path, ReadResult& out) {
     AddPathError(out, path, ErrorCode::kNotFound, "cannot open file");
     return;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Read in one go: a character-by-character copy costs more than parsing a large JSON List.
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size > 0) {
+    text.resize(static_cast<std::size_t>(size));
+    in.seekg(0, std::ios::beg);
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+  } else {
+    in.clear();
+    in.seekg(0, std::ios::beg);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   if (in.bad()) {
     AddPathError(out, path, ErrorCode::kInvalidArgument, "read error");
     return;
