@@ -15,13 +15,7 @@
 #include <vector>
 
 #include "nlohmann/json.hpp"
-
-// yaml-cpp 0.7's inline `Node::Type()` trips GCC 12's -Wdangling-pointer in optimised builds (a
-// false positive inside the library's header); keep it from failing -Werror builds.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
 #include "yaml-cpp/yaml.h"
-#pragma GCC diagnostic pop
 
 namespace kpsim::io::internal {
 
@@ -192,26 +186,28 @@ class YamlView {
   // Calls `f(key, value)` for each entry of a map. REQUIRES: type() == kMap.
   template <typename F>
   void ForEachEntry(F&& f) const {
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
-      const YAML::Node& key = it->first;
-      f(std::string_view(key.IsScalar() ? key.Scalar() : EmptyString()),
-        YamlView(it->second, line_offset_));
+    // `kv` is a value bound for the whole iteration; `it->first` would dangle (yaml-cpp's
+    // iterator proxies are temporaries).
+    for (const auto& kv : node_) {
+      const std::string& key = kv.first.IsScalar() ? kv.first.Scalar() : EmptyString();
+      f(std::string_view(key), YamlView(kv.second, line_offset_));
     }
   }
   // Calls `f(index, value)` for each item of a sequence. REQUIRES: type() == kSeq.
   template <typename F>
   void ForEachItem(F&& f) const {
     int index = 0;
-    for (auto it = node_.begin(); it != node_.end(); ++it) f(index++, YamlView(*it, line_offset_));
+    for (const auto& item : node_) f(index++, YamlView(item, line_offset_));
   }
-  // The value of `key` in a map, if present.
+  // The value of `key` in a map, if present (the last duplicate wins).
   std::optional<YamlView> Get(std::string_view key) const {
     if (type() != NodeType::kMap) return std::nullopt;
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
-      if (it->first.IsScalar() && it->first.Scalar() == key)
-        return YamlView(it->second, line_offset_);
+    std::optional<YamlView> found;
+    for (const auto& kv : node_) {
+      if (kv.first.IsScalar() && kv.first.Scalar() == key)
+        found = YamlView(kv.second, line_offset_);
     }
-    return std::nullopt;
+    return found;
   }
 
   // 1-based line in the file; 0 if unknown.
