@@ -165,6 +165,10 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
       if (index < members.size()) node_order_.push_back(members[index]);
     }
   }
+  order_pos_.resize(nodes_.size());
+  for (std::size_t pos = 0; pos < node_order_.size(); ++pos) {
+    order_pos_[static_cast<std::size_t>(node_order_[pos])] = static_cast<std::int32_t>(pos);
+  }
 
   for (const PodDisruptionBudget& pdb : state.pdbs) {
     PdbState s;
@@ -254,6 +258,11 @@ void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expect
   ++pdb_generation_;
 }
 
+void ClusterModel::Touch(NodeId node) {
+  ++nodes_[static_cast<std::size_t>(node)].generation;
+  change_log_.push_back(node);
+}
+
 void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
   PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
   if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
@@ -267,7 +276,7 @@ void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
   node.requested += pod.request;
   node.nonzero_cpu += pod.nonzero_cpu;
   node.nonzero_memory += pod.nonzero_memory;
-  ++node.generation;
+  Touch(node_id);
   ++generation_;
   ++progress_generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) ++bound_with_affinity_;
@@ -279,7 +288,7 @@ void ClusterModel::MarkTerminating(PodId pod_id, bool by_preemption) {
   if (pod.state != PodState::kRunning) return;
   pod.state = PodState::kTerminating;
   pod.terminating_by_preemption = by_preemption;
-  if (pod.node != kNoId) ++nodes_[static_cast<std::size_t>(pod.node)].generation;
+  if (pod.node != kNoId) Touch(pod.node);
   ++generation_;
   ++progress_generation_;
   AdjustPdbs(pod, -1, -1);
@@ -295,7 +304,7 @@ void ClusterModel::Remove(PodId pod_id, SimTime now) {
     node.requested -= pod.request;
     node.nonzero_cpu -= pod.nonzero_cpu;
     node.nonzero_memory -= pod.nonzero_memory;
-    ++node.generation;
+    Touch(pod.node);
     if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;
   }
   if (pod.state == PodState::kRunning && pod.node != kNoId) {
@@ -315,14 +324,14 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   if (pod.nominated != kNoId) {
     NodeInfo& old = nodes_[static_cast<std::size_t>(pod.nominated)];
     old.nominated.erase(std::find(old.nominated.begin(), old.nominated.end(), pod_id));
-    ++old.generation;
+    Touch(pod.nominated);
   }
   pod.nominated = node_id;
   pod.pod.status.nominated_node_name.clear();
   if (node_id != kNoId) {
     NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
     node.nominated.push_back(pod_id);
-    ++node.generation;
+    Touch(node_id);
     pod.pod.status.nominated_node_name = node.name;
   }
   ++generation_;

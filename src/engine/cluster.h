@@ -132,11 +132,18 @@ class ClusterModel {
   // depend on other nodes and the per-node caches are off.
   int bound_pods_with_affinity() const { return bound_with_affinity_; }
 
+  // Every node whose generation was bumped, in order (with repeats): lets per-class indexes
+  // catch up with what changed since they last looked.
+  const std::vector<NodeId>& change_log() const { return change_log_; }
+  // Position of each node in `node_order()`.
+  std::int32_t order_position(NodeId node) const { return order_pos_[static_cast<std::size_t>(node)]; }
+
   // Equivalence and static classes.
   int static_class_count() const { return static_class_count_; }
 
  private:
   void Classify(PodInfo& info);
+  void Touch(NodeId node);
   void AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta);
   PodInfo MakePodInfo(const Pod& pod, bool is_input);
 
@@ -144,6 +151,8 @@ class ClusterModel {
   std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
   std::vector<PdbState> pdbs_;
   std::vector<NodeId> node_order_;
+  std::vector<std::int32_t> order_pos_;
+  std::vector<NodeId> change_log_;
   ReasonTable reasons_;
   std::vector<std::pair<std::string, Labels>> namespace_labels_;
   std::unordered_map<std::string, std::int32_t> class_ids_;         // equivalence classes

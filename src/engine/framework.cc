@@ -1,8 +1,11 @@
 #include "engine/framework.h"
 
+#include "engine/class_index.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -15,6 +18,8 @@ namespace {
 constexpr std::int64_t kMaxNodeScore = 100;
 constexpr std::int64_t kPriorityShift = std::int64_t{1} << 31;  // makes every summand >= 0
 
+}  // namespace
+
 // numFeasibleNodesToFind with the adaptive percentage (percentageOfNodesToScore unset).
 std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes) {
   constexpr std::size_t kMinFeasibleNodesToFind = 100;
@@ -25,6 +30,8 @@ std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes) {
   const auto num = num_all_nodes * static_cast<std::size_t>(percentage) / 100;
   return std::max(num, kMinFeasibleNodesToFind);
 }
+
+namespace {
 
 std::int64_t LeastRequestedScore(std::int64_t requested, std::int64_t capacity) {
   if (capacity == 0 || requested > capacity) return 0;
@@ -73,14 +80,14 @@ bool Framework::CachesUsable(const PodInfo& /*pod*/, const AffinityState* affini
 
 Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
                                       const ResourceList& requested,
-                                      const AffinityState* affinity) {
+                                      const AffinityState* affinity, const PodInfo* exclude) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   bool added = false;
   ResourceList with_nominated = requested;
   std::optional<AffinityState> affinity_with;
   for (PodId other_id : node.nominated) {
     const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
-    if (&other == &pod || other.priority < pod.priority || other.state != PodState::kPending) {
+    if (&other == exclude || other.priority < pod.priority || other.state != PodState::kPending) {
       continue;
     }
     with_nominated += other.request;
@@ -102,13 +109,13 @@ Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
 Status Framework::CachedFilter(const PodInfo& pod, NodeId node_id, const AffinityState* affinity) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
-    return FilterWithNominated(pod, node_id, node.requested, affinity);
+    return FilterWithNominated(pod, node_id, node.requested, affinity, &pod);
   }
   FilterCacheEntry& entry = filter_cache_[static_cast<std::size_t>(node_id)];
   if (entry.cls != pod.equivalence_class || entry.generation != node.generation) {
     entry.cls = pod.equivalence_class;
     entry.generation = node.generation;
-    entry.status = FilterWithNominated(pod, node_id, node.requested, affinity);
+    entry.status = FilterWithNominated(pod, node_id, node.requested, affinity, &pod);
   }
   return entry.status;
 }
@@ -171,20 +178,30 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
 
 std::string Framework::FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
                                     const std::string& absent_reason) const {
-  // FitError.Error(): a histogram of reasons, sorted as strings.
-  std::map<std::string, int> histogram;
+  std::vector<int>& counts = reason_counts_;
+  counts.assign(model_.reasons().size(), 0);
   std::size_t present = 0;
   for (const Status& s : statuses) {
     if (s.IsSuccess()) continue;
     ++present;
-    for (int i = 0; i < s.reason_count(); ++i) histogram[model_.reasons().Text(s.reason(i))] += 1;
+    for (int i = 0; i < s.reason_count(); ++i) ++counts[s.reason(i)];
+  }
+  return FitErrorFromCounts(num_nodes, counts, present, absent_reason);
+}
+
+std::string Framework::FitErrorFromCounts(std::size_t num_nodes, const std::vector<int>& counts,
+                                          std::size_t present,
+                                          const std::string& absent_reason) const {
+  // FitError.Error(): "<count> <reason>" per distinct reason, sorted as strings.
+  std::vector<std::string> parts;
+  for (std::size_t id = 0; id < counts.size(); ++id) {
+    if (counts[id] > 0) {
+      parts.push_back(fmt::format("{} {}", counts[id], model_.reasons().Text(static_cast<ReasonId>(id))));
+    }
   }
   if (present < num_nodes && !absent_reason.empty()) {
-    histogram[absent_reason] += static_cast<int>(num_nodes - present);
+    parts.push_back(fmt::format("{} {}", num_nodes - present, absent_reason));
   }
-  std::vector<std::string> parts;
-  parts.reserve(histogram.size());
-  for (const auto& [reason, count] : histogram) parts.push_back(fmt::format("{} {}", count, reason));
   std::sort(parts.begin(), parts.end());
   return fmt::format("0/{} nodes are available: {}.", num_nodes, fmt::join(parts, ", "));
 }
@@ -219,9 +236,8 @@ std::optional<std::string> Framework::Ineligible(const PodInfo& pod,
 
 DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
                                             const AffinityState* affinity,
-                                            CandidateOutcome* trace) {
+                                            CandidateOutcome* trace, const PodInfo* exclude) {
   // Mirrors SelectVictimsOnNode (default_preemption.go), steps as in spec §8.
-  ++dry_runs_;
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   DryRunResult result;
   // 1) Eligible victims: strictly lower priority.
@@ -246,7 +262,7 @@ DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
     if (state) state->AddPod(model_, victim, node, -1);
   }
   // 3) The pod must fit with all of them gone.
-  Status fits = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr);
+  Status fits = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
   if (trace != nullptr) trace->free_after_removal = FreeResources(node, requested);
   if (!fits.IsSuccess()) {
     result.status = fits;
@@ -286,15 +302,8 @@ DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
     const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
     requested += victim.request;
     if (state) state->AddPod(model_, victim, node, +1);
-    Status s = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr);
-    ReprieveStep step;
-    step.pod = victim.key;
-    step.priority = victim.priority;
-    step.pdb_violating = is_violating;
-    if (s.IsSuccess()) {
-      step.reprieved = true;
-      step.why = "the preemptor still fits with it back";
-    } else {
+    Status s = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
+    if (!s.IsSuccess()) {
       requested -= victim.request;
       if (state) state->AddPod(model_, victim, node, -1);
       candidate.victims.push_back(Victim{v, is_violating});
@@ -304,15 +313,23 @@ DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
       } else {
         from_non_violating = true;
       }
+    }
+    if (trace == nullptr) return;
+    ReprieveStep step;
+    step.pod = victim.key;
+    step.priority = victim.priority;
+    step.pdb_violating = is_violating;
+    step.reprieved = s.IsSuccess();
+    if (step.reprieved) {
+      step.why = "the preemptor still fits with it back";
+      trace->reprieved.push_back(victim.key);
+    } else {
       std::vector<std::string> reasons;
       for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
       step.why = fmt::format("with it back: {}", fmt::join(reasons, ", "));
     }
-    if (trace != nullptr) {
-      step.free_after = FreeResources(node, requested);
-      if (step.reprieved) trace->reprieved.push_back(victim.key);
-      trace->steps.push_back(std::move(step));
-    }
+    step.free_after = FreeResources(node, requested);
+    trace->steps.push_back(std::move(step));
   };
   for (PodId v : violating) reprieve(v, true);
   for (PodId v : non_violating) reprieve(v, false);
@@ -356,11 +373,13 @@ DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
   return result;
 }
 
-DryRunResult Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
-                                     const AffinityState* affinity) {
+const DryRunResult& Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
+                                            const AffinityState* affinity,
+                                            std::deque<DryRunResult>& scratch) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
-    return SelectVictimsOnNode(pod, node_id, affinity, nullptr);
+    scratch.push_back(SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod));
+    return scratch.back();
   }
   DryRunCacheEntry& entry = dry_run_cache_[static_cast<std::size_t>(node_id)];
   if (entry.cls != pod.equivalence_class || entry.generation != node.generation ||
@@ -368,7 +387,7 @@ DryRunResult Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
     entry.cls = pod.equivalence_class;
     entry.generation = node.generation;
     entry.pdb_generation = model_.pdb_generation();
-    entry.result = SelectVictimsOnNode(pod, node_id, affinity, nullptr);
+    entry.result = SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod);
   }
   return entry.result;
 }
@@ -391,6 +410,22 @@ std::size_t Framework::PickCandidate(const std::vector<const Candidate*>& candid
     if (decided_by) *decided_by = "only candidate";
     return 0;
   }
+  if (decided_by == nullptr) {
+    // Keeping the best after each function in turn is a lexicographic maximum with the first
+    // candidate winning full ties.
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < candidates.size(); ++i) {
+      for (const auto& entry : kScoreFuncs) {
+        const std::int64_t a = entry.second(*candidates[i]);
+        const std::int64_t b = entry.second(*candidates[best]);
+        if (a != b) {
+          if (a > b) best = i;
+          break;
+        }
+      }
+    }
+    return best;
+  }
   std::vector<std::size_t> remaining(candidates.size());
   for (std::size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
   for (const auto& [name, fn] : kScoreFuncs) {
@@ -402,11 +437,11 @@ std::size_t Framework::PickCandidate(const std::vector<const Candidate*>& candid
     }
     remaining.swap(kept);
     if (remaining.size() == 1) {
-      if (decided_by) *decided_by = std::string(name);
+      *decided_by = std::string(name);
       return remaining.front();
     }
   }
-  if (decided_by) *decided_by = "first in node order (all tie-breakers equal)";
+  *decided_by = "first in node order (all tie-breakers equal)";
   return remaining.front();
 }
 
@@ -435,7 +470,8 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
     if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
   }
   std::vector<Status> dry_statuses;
-  std::vector<Candidate> non_violating, violating;
+  std::vector<const Candidate*> non_violating, violating;
+  std::deque<DryRunResult> scratch;  // results that are not cached
   if (!potential.empty()) {
     const std::size_t np = potential.size();
     std::size_t num_candidates = np;
@@ -450,33 +486,37 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
     }
     for (std::size_t i = 0; i < np; ++i) {
       const NodeId id = potential[(offset + i) % np];
-      CandidateOutcome outcome;
-      DryRunResult r = trace ? SelectVictimsOnNode(pod, id, affinity, &outcome)
-                             : CachedDryRun(pod, id, affinity);
+      ++dry_runs_;
+      const DryRunResult* r = nullptr;
       if (trace) {
+        CandidateOutcome outcome;
+        scratch.push_back(SelectVictimsOnNode(pod, id, affinity, &outcome, &pod));
+        r = &scratch.back();
         outcome.node = model_.nodes()[static_cast<std::size_t>(id)].name;
-        if (!r.candidate) {
+        if (!r->candidate) {
           // Not a candidate: keep the reason as the only step.
           ReprieveStep step;
           std::vector<std::string> reasons;
-          for (int k = 0; k < r.status.reason_count(); ++k) {
-            reasons.push_back(model_.reasons().Text(r.status.reason(k)));
+          for (int k = 0; k < r->status.reason_count(); ++k) {
+            reasons.push_back(model_.reasons().Text(r->status.reason(k)));
           }
           step.why = fmt::format("not a candidate: {}", fmt::join(reasons, ", "));
           outcome.steps.push_back(std::move(step));
         }
         trace->candidates.push_back(std::move(outcome));
+      } else {
+        r = &CachedDryRun(pod, id, affinity, scratch);
       }
-      if (r.candidate) {
-        auto& list = r.candidate->pdb_violations == 0 ? non_violating : violating;
-        if (list.size() < num_candidates) list.push_back(std::move(*r.candidate));
+      if (r->candidate) {
+        auto& list = r->candidate->pdb_violations == 0 ? non_violating : violating;
+        if (list.size() < num_candidates) list.push_back(&*r->candidate);
         if (sampling && !non_violating.empty() &&
             non_violating.size() + violating.size() >= num_candidates) {
           break;
         }
       } else {
         if (dry_statuses.empty()) dry_statuses.resize(num_nodes);
-        dry_statuses[static_cast<std::size_t>(id)] = r.status;
+        dry_statuses[static_cast<std::size_t>(id)] = r->status;
       }
     }
   }
@@ -489,10 +529,8 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
     return d;
   }
   // 3) Pick the best candidate.
-  std::vector<const Candidate*> all;
-  all.reserve(non_violating.size() + violating.size());
-  for (const Candidate& c : non_violating) all.push_back(&c);
-  for (const Candidate& c : violating) all.push_back(&c);
+  std::vector<const Candidate*> all = std::move(non_violating);
+  all.insert(all.end(), violating.begin(), violating.end());
   std::string decided_by;
   const Candidate& best = *all[PickCandidate(all, trace ? &decided_by : nullptr)];
   d.kind = Decision::Kind::kPreempt;
@@ -537,16 +575,18 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace) {
   // The nominated node first (rule 4.2.3).
   if (pod.nominated != kNoId && trace == nullptr) {
     const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(pod.nominated)];
-    if (FilterWithNominated(pod, pod.nominated, node.requested, affinity).IsSuccess()) {
+    if (FilterWithNominated(pod, pod.nominated, node.requested, affinity, &pod).IsSuccess()) {
       d.kind = Decision::Kind::kBind;
       d.node = pod.nominated;
       return d;
     }
   }
+  if (trace == nullptr && IndexUsable(pod, affinity)) return DecideIndexed(pod, IndexFor(pod));
   // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
   // where the previous cycle stopped. `explain` evaluates every node but decides the same way.
   const std::size_t to_find = NumFeasibleNodesToFind(num_nodes);
-  std::vector<Status> statuses(model_.nodes().size());
+  std::vector<Status>& statuses = statuses_;
+  statuses.resize(model_.nodes().size());  // every processed node's entry is written below
   std::vector<NodeId> feasible;
   std::size_t processed = 0;
   const std::size_t start = trace ? 0 : next_start_node_index_;
@@ -559,14 +599,13 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace) {
       FillStatus(model_.reasons(), s, out);
       trace->filter.push_back(std::move(out));
     }
+    statuses[static_cast<std::size_t>(id)] = s;
     if (s.IsSuccess()) {
       if (feasible.size() < to_find) feasible.push_back(id);
       if (feasible.size() >= to_find && !trace) {
         ++processed;
         break;
       }
-    } else {
-      statuses[static_cast<std::size_t>(id)] = s;
     }
     ++processed;
   }

@@ -6,6 +6,8 @@
 // the caches.
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -59,11 +61,14 @@ struct ExplainTrace {
 class Framework {
  public:
   Framework(ClusterModel& model, const EngineOptions& options);
+  ~Framework();
+  Framework(const Framework&) = delete;
+  Framework& operator=(const Framework&) = delete;
 
   // Decides what scheduling `pod` now would do. `trace` (may be null) receives the explanation.
   Decision Decide(PodId pod, ExplainResult* trace);
 
-  // Dry-run statistics.
+  // Statistics: dry runs asked for (cached or not), preemption attempts.
   std::int64_t dry_runs() const { return dry_runs_; }
   std::int64_t preemption_attempts() const { return preemption_attempts_; }
 
@@ -73,8 +78,10 @@ class Framework {
  private:
   // Filter with nominated pods (rules 4.2.1/4.2.2): pods nominated to `node` with priority >=
   // the pod's (other than the pod) count as present; if any did, filter again without them.
+  // `exclude` is the pod whose own nomination does not count (the pod itself; null when the
+  // result stands for every pod of the class).
   Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
-                             const AffinityState* affinity);
+                             const AffinityState* affinity, const PodInfo* exclude);
   Status CachedFilter(const PodInfo& pod, NodeId node, const AffinityState* affinity);
   std::int64_t Score(const PodInfo& pod, NodeId node, std::int64_t max_taint_count);
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
@@ -85,14 +92,28 @@ class Framework {
                    const AffinityState* affinity, ExplainResult* trace);
   std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses);
   DryRunResult SelectVictimsOnNode(const PodInfo& pod, NodeId node, const AffinityState* affinity,
-                                   CandidateOutcome* trace);
-  DryRunResult CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity);
+                                   CandidateOutcome* trace, const PodInfo* exclude);
+  // The dry run of `node`, from the per-node cache when valid; uncached results live in
+  // `scratch` (the reference stays valid while `scratch` lives).
+  const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
+                                   std::deque<DryRunResult>& scratch);
   // pickOneNodeForPreemption; `decided_by` receives the deciding tie-breaker.
   std::size_t PickCandidate(const std::vector<const Candidate*>& candidates,
                             std::string* decided_by) const;
 
   std::string FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
                            const std::string& absent_reason) const;
+  // The same text from a reason histogram (`counts` by ReasonId) over `present` nodes.
+  std::string FitErrorFromCounts(std::size_t num_nodes, const std::vector<int>& counts,
+                                 std::size_t present, const std::string& absent_reason) const;
+
+  // The class index (see `ClassIndex`).
+  struct ClassIndex;
+  bool IndexUsable(const PodInfo& pod, const AffinityState* affinity) const;
+  ClassIndex& IndexFor(const PodInfo& pod);
+  void RefreshIndex(ClassIndex& index, const PodInfo& pod);
+  void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
+  Decision DecideIndexed(const PodInfo& pod, ClassIndex& index);
   bool MoreImportant(const PodInfo& a, const PodInfo& b) const;
   bool CachesUsable(const PodInfo& pod, const AffinityState* affinity) const;
 
@@ -116,9 +137,16 @@ class Framework {
     DryRunResult result;
   };
   std::vector<FilterCacheEntry> filter_cache_;
+  std::vector<std::unique_ptr<ClassIndex>> indexes_;  // most recently used last
+  std::uint64_t index_clock_ = 0;
+  std::vector<Status> statuses_;             // per-cycle filter statuses, reused
+  mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
   std::vector<DryRunCacheEntry> dry_run_cache_;
   ReasonId no_victims_reason_, not_helpful_reason_;
 };
+
+// kube-scheduler's numFeasibleNodesToFind with the adaptive percentage.
+std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes);
 
 // Formats a resource list free amount for traces.
 ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested);

@@ -31,6 +31,7 @@ class ReasonTable {
  public:
   ReasonId Intern(std::string_view text);
   const std::string& Text(ReasonId id) const { return texts_[id]; }
+  std::size_t size() const { return texts_.size(); }
 
  private:
   std::vector<std::string> texts_;

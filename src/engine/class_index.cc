@@ -1,0 +1,215 @@
+// The class index: for one equivalence class (pods with equal requests, priority, namespace and
+// node-local constraints), the Filter status and the preemption dry run of every node, kept
+// current from the cluster's change log, with the aggregates a scheduling cycle needs: the
+// feasible nodes in node order, the reason histograms of the FitError texts, and the
+// candidates ordered by pickOneNodeForPreemption's criteria. A cycle then costs what changed
+// since the class was last scheduled, not a pass over every node, and decides exactly what the
+// per-node path (Framework::Decide without the index) decides: the property tests compare the
+// two with `disable_caches`.
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "engine/class_index.h"
+
+namespace kpsim::engine {
+namespace {
+
+constexpr std::size_t kMaxIndexes = 8;
+
+}  // namespace
+
+Framework::~Framework() = default;
+
+bool Framework::IndexUsable(const PodInfo& pod, const AffinityState* affinity) const {
+  return CachesUsable(pod, affinity) && options_.candidate_sampling == CandidateSampling::kExact;
+}
+
+Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
+  ++index_clock_;
+  for (auto& index : indexes_) {
+    if (index->cls == pod.equivalence_class) {
+      index->last_used = index_clock_;
+      RefreshIndex(*index, pod);
+      return *index;
+    }
+  }
+  if (indexes_.size() >= kMaxIndexes) {
+    auto oldest = std::min_element(indexes_.begin(), indexes_.end(), [](const auto& a, const auto& b) {
+      return a->last_used < b->last_used;
+    });
+    indexes_.erase(oldest);
+  }
+  auto index = std::make_unique<ClassIndex>();
+  index->cls = pod.equivalence_class;
+  index->last_used = index_clock_;
+  index->entries.resize(model_.nodes().size());
+  index->pdb_generation = model_.pdb_generation();
+  for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
+    const auto node = static_cast<NodeId>(id);
+    index->AddStatus(node, model_.order_position(node),
+                     FilterWithNominated(pod, node, model_.nodes()[id].requested, nullptr, nullptr),
+                     model_.nodes()[id].generation);
+  }
+  index->log_pos = model_.change_log().size();
+  indexes_.push_back(std::move(index));
+  return *indexes_.back();
+}
+
+void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
+  const auto& log = model_.change_log();
+  for (; index.log_pos < log.size(); ++index.log_pos) {
+    const NodeId id = log[index.log_pos];
+    const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(id)];
+    ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+    if (e.generation == node.generation) continue;
+    const std::int32_t pos = model_.order_position(id);
+    index.RemoveStatus(id, pos);
+    index.AddStatus(id, pos, FilterWithNominated(pod, id, node.requested, nullptr, nullptr),
+                    node.generation);
+  }
+  if (index.pdb_generation != model_.pdb_generation()) {
+    // Budgets changed: every dry run may classify its victims differently.
+    index.pdb_generation = model_.pdb_generation();
+    for (std::size_t id = 0; id < index.entries.size(); ++id) {
+      const ClassIndex::Entry& e = index.entries[id];
+      if (e.status.code() == Code::kUnschedulable && e.dry_valid) {
+        index.RemoveDry(static_cast<NodeId>(id), model_.order_position(static_cast<NodeId>(id)));
+        index.stale_dry.push_back(static_cast<NodeId>(id));
+      }
+    }
+  }
+}
+
+void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
+  for (NodeId id : index.stale_dry) {
+    ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+    if (e.dry_valid || e.status.code() != Code::kUnschedulable) continue;
+    index.AddDry(id, model_.order_position(id), SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
+  }
+  index.stale_dry.clear();
+}
+
+Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index) {
+  const std::size_t n = model_.node_order().size();
+  const NodeId nominated = pod.nominated;
+  const std::int32_t nominated_pos = nominated == kNoId ? -1 : model_.order_position(nominated);
+  // The pod's own nominated node differs from the class entry: its own nomination does not count.
+  Status nominated_status;
+  if (nominated != kNoId) {
+    nominated_status = FilterWithNominated(
+        pod, nominated, model_.nodes()[static_cast<std::size_t>(nominated)].requested, nullptr, &pod);
+  }
+  const ClassIndex::Entry* nominated_entry =
+      nominated == kNoId ? nullptr : &index.entries[static_cast<std::size_t>(nominated)];
+
+  // Filter: the first `to_find` feasible nodes in circular node order from the start index.
+  const std::size_t to_find = NumFeasibleNodesToFind(n);
+  const auto start = static_cast<std::int32_t>(next_start_node_index_);
+  auto distance = [&](std::int32_t pos) {
+    return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
+  };
+  std::vector<std::int32_t> found;
+  found.reserve(std::min(to_find + 1, index.feasible.size() + 1));
+  auto take = [&](auto first, auto last) {
+    for (auto it = first; it != last && found.size() <= to_find; ++it) {
+      if (*it != nominated_pos) found.push_back(*it);
+    }
+  };
+  take(index.feasible.lower_bound(start), index.feasible.end());
+  take(index.feasible.begin(), index.feasible.lower_bound(start));
+  if (nominated != kNoId && nominated_status.IsSuccess()) {
+    found.push_back(nominated_pos);
+    std::sort(found.begin(), found.end(),
+              [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
+  }
+  if (found.size() > to_find) found.resize(to_find);
+  const std::size_t processed = found.size() == to_find ? distance(found.back()) + 1 : n;
+  next_start_node_index_ = (next_start_node_index_ + processed) % n;
+
+  Decision d;
+  if (!found.empty()) {
+    std::vector<NodeId> feasible;
+    feasible.reserve(found.size());
+    for (std::int32_t pos : found) feasible.push_back(model_.node_order()[static_cast<std::size_t>(pos)]);
+    d.kind = Decision::Kind::kBind;
+    d.node = SelectHost(pod, feasible);
+    return d;
+  }
+
+  // Every node failed. The FitError histogram, with the nominated node's own status.
+  std::vector<int> counts = index.filter_counts;
+  std::array<int, 16> plugins = index.plugin_counts;
+  std::size_t potential = index.potential;
+  if (nominated_entry != nullptr) {
+    Count(counts, nominated_entry->status, -1);
+    Count(counts, nominated_status, +1);
+    --plugins[static_cast<std::size_t>(nominated_entry->status.plugin())];
+    ++plugins[static_cast<std::size_t>(nominated_status.plugin())];
+    if (nominated_entry->status.code() == Code::kUnschedulable) --potential;
+    if (nominated_status.code() == Code::kUnschedulable) ++potential;
+  }
+  for (std::size_t p = 0; p < plugins.size(); ++p) {
+    if (plugins[p] > 0) d.rejectors |= PluginMask{1} << p;
+  }
+  const std::string fit_error = FitErrorFromCounts(n, counts, n, "");
+  ++preemption_attempts_;
+
+  // 1) Eligibility.
+  std::vector<Status> statuses;  // Ineligible reads only the nominated node's status
+  if (nominated != kNoId) {
+    statuses.resize(model_.nodes().size());
+    statuses[static_cast<std::size_t>(nominated)] = nominated_status;
+  }
+  if (auto why = Ineligible(pod, statuses)) {
+    d.message = fit_error + " preemption: " + *why;
+    return d;
+  }
+  // 2) Candidates: the class's, with the nominated node's own dry run in place of its entry.
+  dry_runs_ += static_cast<std::int64_t>(potential);
+  RefreshDryRuns(index, pod);
+  std::optional<DryRunResult> nominated_dry;
+  if (nominated != kNoId && nominated_status.code() == Code::kUnschedulable) {
+    nominated_dry = SelectVictimsOnNode(pod, nominated, nullptr, nullptr, &pod);
+  }
+  const Candidate* best = nullptr;
+  for (const CandidateKey& key : index.candidates) {
+    if (key.pos == nominated_pos) continue;
+    best = &*index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]
+                 .dry.candidate;
+    break;
+  }
+  if (nominated_dry && nominated_dry->candidate &&
+      (best == nullptr || CandidateKey::Of(*nominated_dry->candidate, nominated_pos) <
+                              CandidateKey::Of(*best, model_.order_position(best->node)))) {
+    best = &*nominated_dry->candidate;
+  }
+  if (best == nullptr) {
+    std::vector<int> dry = index.dry_counts;
+    std::size_t dry_failing = index.dry_failing;
+    if (nominated_entry != nullptr && nominated_entry->dry_valid && !nominated_entry->dry.candidate) {
+      Count(dry, nominated_entry->dry.status, -1);
+      --dry_failing;
+    }
+    if (nominated_dry && !nominated_dry->candidate) {
+      Count(dry, nominated_dry->status, +1);
+      ++dry_failing;
+    }
+    d.message = fit_error + " preemption: " +
+                FitErrorFromCounts(n, dry, dry_failing, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    return d;
+  }
+  d.kind = Decision::Kind::kPreempt;
+  d.node = best->node;
+  d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
+                          fit_error, model_.nodes()[static_cast<std::size_t>(best->node)].name,
+                          best->victims.size());
+  d.candidate = *best;
+  return d;
+}
+
+}  // namespace kpsim::engine
