@@ -1,3 +1,5 @@
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,6 +9,17 @@
 
 namespace kpsim {
 namespace {
+
+// Builds an Object member by member (GCC 12 warns, wrongly, that an aggregate-initialised
+// `SourceRef{}` may be used uninitialised).
+template <typename T>
+Object MakeObject(ObjectKind kind, T value) {
+  Object o;
+  o.kind = kind;
+  o.value = std::move(value);
+  return o;
+}
+
 
 TEST(WallTimeTest, ParsesUtcAndOffsets) {
   Expected<WallTime> t = WallTime::Parse("2024-05-01T12:00:00Z");
@@ -68,21 +81,21 @@ TEST(ObjectTest, DisplayNameDependsOnScope) {
   Pod pod;
   pod.meta.name = "web";
   pod.meta.namespace_ = "prod";
-  Object o{ObjectKind::kPod, {}, pod};
+  Object o = MakeObject(ObjectKind::kPod, pod);
   EXPECT_EQ(o.DisplayName(), "prod/web");
   EXPECT_EQ(o.meta().name, "web");
   pod.meta.namespace_.clear();
-  Object unset{ObjectKind::kPod, {}, pod};
+  Object unset = MakeObject(ObjectKind::kPod, pod);
   EXPECT_EQ(unset.DisplayName(), "default/web");
   Node node;
   node.meta.name = "n1";
-  Object n{ObjectKind::kNode, {}, node};
+  Object n = MakeObject(ObjectKind::kNode, node);
   EXPECT_EQ(n.DisplayName(), "n1");
   PodGroup group;
   group.meta.name = "g";
   group.meta.namespace_ = "ml";
   group.composite = true;
-  Object g{ObjectKind::kCompositePodGroup, {}, group};
+  Object g = MakeObject(ObjectKind::kCompositePodGroup, group);
   EXPECT_EQ(g.DisplayName(), "ml/g");
 }
 
