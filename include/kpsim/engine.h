@@ -104,14 +104,22 @@ struct NodeOutcome {
   std::vector<std::string> pods;  // "ns/name", in bind order
 };
 
+// A PodGroup or CompositePodGroup as a unit (only with the GenericWorkload gate on).
 struct GroupOutcome {
   std::string group;  // "ns/name"
   bool composite = false;
+  std::string parent;  // "ns/name" of its parent CompositePodGroup, if any
   std::int32_t priority = 0;
-  int pods = 0;
-  int placed = 0;  // running at the end
-  int min_count = 0;
-  std::string state;  // "Scheduled", "WaitingForMinCount", "PreemptedWhole", ...
+  std::string disruption_mode;  // "Single" or "All"
+  int pods = 0;       // member pods (all leaf groups below, for a CompositePodGroup)
+  int placed = 0;     // running at the end
+  int min_count = 0;  // gang minCount, 0 for basic
+  int preempted = 0;  // member pods lost to preemption
+  // "Scheduled" (every pod running), "Partial" (some running, minCount met or basic),
+  // "WaitingForMinCount" (gang below minCount), "PreemptedWhole" (an `all` group preempted as one
+  // victim and not back yet), "Rejected" (refused before scheduling, see `message`), "Pending".
+  std::string state;
+  std::string message;  // the group's last scheduling failure, verbatim
 };
 
 struct SimulationStats {

@@ -60,11 +60,15 @@ Json GroupJson(const GroupOutcome& g) {
   Json out = Json::object();
   out["group"] = g.group;
   out["composite"] = g.composite;
+  if (!g.parent.empty()) out["parent"] = g.parent;
   out["priority"] = g.priority;
+  out["disruptionMode"] = g.disruption_mode;
   out["pods"] = g.pods;
   out["placed"] = g.placed;
   out["minCount"] = g.min_count;
+  out["preempted"] = g.preempted;
   out["state"] = g.state;
+  if (!g.message.empty()) out["message"] = g.message;
   return out;
 }
 
@@ -221,8 +225,11 @@ class TextWriter {
       out_ += fmt::format("  {}{} (priority {}): placed {} of {}", g.group,
                           g.composite ? " [composite]" : "", g.priority, g.placed, g.pods);
       if (g.min_count > 0) out_ += fmt::format(", minCount {}", g.min_count);
+      if (g.preempted > 0) out_ += fmt::format(", {} preempted", g.preempted);
+      if (!g.disruption_mode.empty()) out_ += ", disruptionMode " + g.disruption_mode;
       if (!g.state.empty()) out_ += ", " + g.state;
       out_ += "\n";
+      if (!g.message.empty()) out_ += "      " + g.message + "\n";
     }
   }
 
