@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -42,6 +43,10 @@ struct ScenarioCase {
   std::string name;  // path relative to tests/scenarios, with '/'
   fs::path dir;
 };
+
+// Lets gtest print a case by its name (e.g. in failure messages and --gtest_list_tests)
+// instead of dumping the struct's raw bytes.
+void PrintTo(const ScenarioCase& c, std::ostream* os) { *os << c.name; }
 
 std::vector<ScenarioCase> DiscoverCases() {
   std::vector<ScenarioCase> cases;
