@@ -59,5 +59,10 @@ std::string RenderValidateText(const ReadResult& read, const AdmissionResult& ad
 std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& admission);
 std::string RenderExplainText(const ExplainResult& explain);
 std::string RenderExplainJson(const ExplainResult& explain);
+// Self-contained HTML reports (`-o html`): the page embeds the exact output of the matching JSON
+// renderer, the tables derived from it, and the template, script and style from web/. Works
+// offline; identical input gives byte-identical pages.
+std::string RenderSimulationHtml(const RunReport& report);
+std::string RenderExplainHtml(const ExplainResult& explain);
 
 }  // namespace kpsim::io

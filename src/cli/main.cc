@@ -70,9 +70,10 @@ struct EngineFlags {
   bool disable_caches = false;
 };
 
-void AddCommon(CLI::App* cmd, CommonFlags& f) {
+void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
   cmd->add_option("-o,--output", f.output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember(html ? std::vector<std::string>{"text", "json", "html"}
+                                 : std::vector<std::string>{"text", "json"}))
       ->default_str("text");
   cmd->add_option("--feature-gates", f.feature_gates,
                   "Comma-separated Name=true|false pairs (GenericWorkload, CompositePodGroup, ...)");
@@ -182,12 +183,12 @@ int main(int argc, char** argv) {
   EngineFlags sim_engine;
   CLI::App* simulate = app.add_subcommand("simulate", "Run the scheduler over the manifests");
   AddEngine(simulate, sim_engine, true);
-  AddCommon(simulate, sim_common);
+  AddCommon(simulate, sim_common, /*html=*/true);
 
   CommonFlags val_common;
   CLI::App* validate =
       app.add_subcommand("validate", "Admission and validation only (like kubectl apply --dry-run=server)");
-  AddCommon(validate, val_common);
+  AddCommon(validate, val_common, /*html=*/false);
 
   CommonFlags exp_common;
   EngineFlags exp_engine;
@@ -197,7 +198,7 @@ int main(int argc, char** argv) {
   explain->add_option("--pod", explain_pod, "The pod, as NS/NAME (or NAME in namespace default)")
       ->required();
   AddEngine(explain, exp_engine, false);
-  AddCommon(explain, exp_common);
+  AddCommon(explain, exp_common, /*html=*/true);
 
   try {
     app.parse(argc, argv);
@@ -241,8 +242,9 @@ int main(int argc, char** argv) {
   if (simulate->parsed()) {
     const kpsim::SimulationResult result = kpsim::Simulate(admission.state, *options);
     kpsim::io::RunReport report{&read, &admission, &result, &*options};
-    std::cout << (common.output == "json" ? kpsim::io::RenderSimulationJson(report)
-                                          : kpsim::io::RenderSimulationText(report));
+    std::cout << (common.output == "json"   ? kpsim::io::RenderSimulationJson(report)
+                  : common.output == "html" ? kpsim::io::RenderSimulationHtml(report)
+                                            : kpsim::io::RenderSimulationText(report));
     return kExitOk;
   }
   auto explained = kpsim::Explain(admission.state, *options, explain_pod);
@@ -250,7 +252,8 @@ int main(int argc, char** argv) {
     std::cerr << "kpsim: explain: " << explained.error().message << "\n";
     return kExitUsage;
   }
-  std::cout << (common.output == "json" ? kpsim::io::RenderExplainJson(*explained)
-                                        : kpsim::io::RenderExplainText(*explained));
+  std::cout << (common.output == "json"   ? kpsim::io::RenderExplainJson(*explained)
+                : common.output == "html" ? kpsim::io::RenderExplainHtml(*explained)
+                                          : kpsim::io::RenderExplainText(*explained));
   return kExitOk;
 }

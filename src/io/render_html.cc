@@ -1,0 +1,575 @@
+// `-o html`: a self-contained report page. The page is web/index.html (embedded at build time)
+// filled with: the exact JSON of the json renderer (inside a <script type="application/json">),
+// static HTML tables derived from that same JSON (readable without JavaScript), web/style.css
+// and web/app.js (which draws the timeline from the embedded JSON and nothing else).
+//
+// The tables are built from the parsed JSON rather than from the result structs, so the page can
+// show nothing the JSON does not say. Everything is a pure function of its input: no timestamps,
+// no random ids, object keys in the JSON's own order (house style G14, G15).
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "io/web_assets.h"
+#include "kpsim/io.h"
+
+namespace kpsim::io {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// ---------------------------------------------------------------------------------------------
+// Escaping and the template.
+
+// Escapes text for HTML element content and double- or single-quoted attribute values.
+std::string Esc(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Makes JSON text safe inside <script type="application/json">: `<`, `>` and `&` only occur inside
+// JSON strings, where `\u003c`, `\u003e` and `\u0026` mean the same characters, so the result
+// parses to the same value and can never contain `</script` or `<!--`.
+std::string EscapeScriptJson(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  for (const char c : json) {
+    switch (c) {
+      case '<': out += "\\u003c"; break;
+      case '>': out += "\\u003e"; break;
+      case '&': out += "\\u0026"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Replaces each `@KPSIM_NAME@` in `tmpl` by `values.at("NAME")` in one left-to-right pass:
+// substituted text is never scanned again, so data cannot inject a placeholder. Unknown
+// placeholders are kept verbatim.
+std::string FillTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values) {
+  constexpr std::string_view kOpen = "@KPSIM_";
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < tmpl.size()) {
+    const std::size_t start = tmpl.find(kOpen, pos);
+    if (start == std::string_view::npos) break;
+    const std::size_t name_begin = start + kOpen.size();
+    const std::size_t end = tmpl.find('@', name_begin);
+    if (end == std::string_view::npos) break;
+    const auto it = values.find(std::string(tmpl.substr(name_begin, end - name_begin)));
+    out += tmpl.substr(pos, start - pos);
+    if (it == values.end()) {
+      out += tmpl.substr(start, end + 1 - start);
+    } else {
+      out += it->second;
+    }
+    pos = end + 1;
+  }
+  out += tmpl.substr(pos);
+  return out;
+}
+
+std::string Page(std::string_view kind, std::string_view title, std::string_view body,
+                 std::string_view json) {
+  return FillTemplate(web::IndexHtml(), {{"TITLE", Esc(title)},
+                                         {"KIND", std::string(kind)},
+                                         {"STYLE", std::string(web::StyleCss())},
+                                         {"BODY", std::string(body)},
+                                         {"DATA", EscapeScriptJson(json)},
+                                         {"SCRIPT", std::string(web::AppJs())}});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the JSON without exceptions: a missing key or a value of another type reads as null.
+
+const Json& Get(const Json& object, const char* key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  const auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+const Json& Items(const Json& object, const char* key) {
+  static const Json kEmpty = Json::array();
+  const Json& value = Get(object, key);
+  return value.is_array() ? value : kEmpty;
+}
+
+// A scalar as display text: strings verbatim, numbers in shortest form, null as "".
+std::string Text(const Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
+  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
+  if (value.is_array()) {
+    std::string out;
+    for (const Json& item : value) out += (out.empty() ? "" : ", ") + Text(item);
+    return out;
+  }
+  return "";
+}
+
+std::string Text(const Json& object, const char* key) { return Text(Get(object, key)); }
+
+bool Flag(const Json& object, const char* key) {
+  const Json& value = Get(object, key);
+  return value.is_boolean() && value.get<bool>();
+}
+
+std::int64_t Count(const Json& object, const char* key) {
+  const Json& value = Get(object, key);
+  return value.is_number() ? value.get<std::int64_t>() : 0;
+}
+
+// Simulated seconds as "30s", "1.5s"; "" when absent.
+std::string Seconds(const Json& object, const char* key) {
+  const Json& value = Get(object, key);
+  return value.is_number() ? fmt::format("{}s", value.get<double>()) : "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML pieces.
+
+std::string Dash(const std::string& text) { return text.empty() ? "–" : Esc(text); }
+
+// A pod name as a cell that the script can cross-highlight (`data-pod`).
+std::string PodRef(const std::string& pod) {
+  if (pod.empty()) return "–";
+  return fmt::format("<span class=\"pod\" data-pod=\"{}\">{}</span>", Esc(pod), Esc(pod));
+}
+
+std::string PodRefs(const Json& pods) {
+  std::string out;
+  for (const Json& pod : pods) out += (out.empty() ? "" : ", ") + PodRef(Text(pod));
+  return out.empty() ? "–" : out;
+}
+
+std::string Badge(std::string_view css, std::string_view text) {
+  return fmt::format("<span class=\"badge {}\">{}</span>", css, Esc(text));
+}
+
+std::string StateBadge(const std::string& state) {
+  std::string css = "state-other";
+  if (state == "Running") css = "state-running";
+  if (state == "Pending") css = "state-pending";
+  if (state == "Terminating") css = "state-terminating";
+  if (state == "Deleted") css = "state-deleted";
+  return Badge(css, state);
+}
+
+// `{"cpu": "2", "memory": "8Gi", ...}` as "cpu 2 · memory 8Gi · pods 110" (cpu, memory and pods
+// always; any other resource when it is not zero).
+std::string Resources(const Json& resources) {
+  std::string out;
+  if (!resources.is_object()) return "–";
+  for (const auto& [name, value] : resources.items()) {
+    const std::string amount = Text(value);
+    const bool always = name == "cpu" || name == "memory" || name == "pods";
+    if (!always && amount == "0") continue;
+    out += fmt::format("{}<span class=\"res\">{} <b>{}</b></span>", out.empty() ? "" : " ",
+                       Esc(name), Esc(amount));
+  }
+  return out;
+}
+
+class Table {
+ public:
+  Table(std::string css, std::vector<std::string> headers)
+      : css_(std::move(css)), headers_(std::move(headers)) {}
+  // Cells are HTML (already escaped). `row_attrs` go into the <tr> tag verbatim.
+  void Row(std::vector<std::string> cells, std::string row_attrs = "") {
+    rows_.push_back({std::move(row_attrs), std::move(cells)});
+  }
+  bool Empty() const { return rows_.empty(); }
+  std::string Render() const {
+    std::string out = fmt::format("<div class=\"table-wrap\"><table class=\"{}\">\n<thead><tr>",
+                                  css_);
+    for (const std::string& h : headers_) out += "<th>" + Esc(h) + "</th>";
+    out += "</tr></thead>\n<tbody>\n";
+    for (const auto& [attrs, cells] : rows_) {
+      out += attrs.empty() ? "<tr>" : "<tr " + attrs + ">";
+      for (const std::string& cell : cells) out += "<td>" + cell + "</td>";
+      out += "</tr>\n";
+    }
+    out += "</tbody></table></div>\n";
+    return out;
+  }
+
+ private:
+  std::string css_;
+  std::vector<std::string> headers_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows_;
+};
+
+std::string Section(std::string_view id, std::string_view title, std::string_view content,
+                    std::string_view note = "") {
+  std::string out = fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, Esc(title));
+  if (!note.empty()) out += fmt::format("<p class=\"note\">{}</p>\n", note);
+  out += content;
+  out += "</section>\n";
+  return out;
+}
+
+std::string Card(std::string_view css, std::string_view label, std::int64_t value) {
+  return fmt::format(
+      "<div class=\"card {}\"><div class=\"card-value\">{}</div><div "
+      "class=\"card-label\">{}</div></div>",
+      css, value, Esc(label));
+}
+
+std::string RejectedAndIgnored(const Json& data) {
+  std::string out;
+  Table rejected("rejected", {"Kind", "Name", "Source", "Message"});
+  for (const Json& r : Items(data, "rejected")) {
+    rejected.Row({Dash(Text(r, "kind")), Dash(Text(r, "name")),
+                  "<code>" + Dash(Text(r, "source")) + "</code>", Esc(Text(r, "message"))});
+  }
+  if (!rejected.Empty()) {
+    out += Section("rejected", "Rejected objects", rejected.Render(),
+                   "Objects that could not be read or were refused by admission; the run went on "
+                   "without them.");
+  }
+  Table ignored("ignored", {"Kind", "apiVersion", "Name", "Source"});
+  for (const Json& o : Items(data, "ignored")) {
+    ignored.Row({Dash(Text(o, "kind")), Dash(Text(o, "apiVersion")), Dash(Text(o, "name")),
+                 "<code>" + Dash(Text(o, "source")) + "</code>"});
+  }
+  if (!ignored.Empty()) {
+    out += Section("ignored", "Ignored objects", ignored.Render(),
+                   "Kinds kpsim does not model: listed, not errors.");
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// simulate
+
+std::string SimulationBody(const Json& data) {
+  const Json& events = Items(data, "events");
+  const Json& pods = Items(data, "pods");
+  std::string out;
+
+  // Who preempted whom, per victim, for the pods table.
+  std::map<std::string, std::string> preempted_by;
+  std::int64_t preemptions = 0;
+  std::int64_t pdb_violations = 0;
+  for (const Json& e : events) {
+    if (Text(e, "reason") != "Preempted") continue;
+    ++preemptions;
+    pdb_violations += Flag(e, "pdbViolation") ? 1 : 0;
+    std::string& entry = preempted_by[Text(e, "pod")];
+    entry += fmt::format("{}{} at {}{}", entry.empty() ? "" : "<br>", PodRef(Text(e, "by")),
+                         Seconds(e, "time"),
+                         Flag(e, "pdbViolation") ? " " + Badge("pdb", "violates PDB") : "");
+  }
+  std::map<std::string, std::int64_t> states;
+  for (const Json& p : pods) ++states[Text(p, "state")];
+
+  // Header and summary cards.
+  out += "<header class=\"top\">\n<h1>kpsim simulation</h1>\n<p class=\"meta\">";
+  out += fmt::format(
+      "profile <b>{}</b> · seed <b>{}</b> · origin <b>{}</b> · ended at <b>{}</b> ({}) · {} "
+      "events",
+      Esc(Text(data, "profile")), Esc(Text(data, "seed")), Esc(Text(data, "origin")),
+      Esc(Seconds(data, "endTime")), Esc(Text(data, "endReason")), events.size());
+  out += "</p>\n</header>\n";
+  if (Flag(data, "attemptCapReached")) {
+    out += fmt::format(
+        "<p class=\"warning\">The attempt cap ({} attempts) stopped the run; pods may still be "
+        "queued.</p>\n",
+        Esc(Text(data, "maxAttempts")));
+  }
+  out += "<div class=\"cards\">";
+  out += Card("state-running", "running", states["Running"]);
+  out += Card("state-pending", "pending", states["Pending"]);
+  out += Card("state-terminating", "terminating", states["Terminating"]);
+  out += Card("state-deleted", "deleted", states["Deleted"]);
+  out += Card("preempt", "preemptions", preemptions);
+  out += Card(pdb_violations > 0 ? "pdb" : "", "PDB-violating", pdb_violations);
+  out += Card(Items(data, "rejected").empty() ? "" : "rejected", "rejected",
+              static_cast<std::int64_t>(Items(data, "rejected").size()));
+  out += Card("", "ignored", static_cast<std::int64_t>(Items(data, "ignored").size()));
+  out += "</div>\n";
+
+  // The timeline: drawn by app.js.
+  out += Section(
+      "timeline", "Timeline",
+      "<div id=\"timeline-controls\"></div>\n<div id=\"timeline-legend\"></div>\n"
+      "<div id=\"timeline-chart\"><noscript><p class=\"note\">The timeline is drawn by "
+      "JavaScript. The tables below hold the same facts.</p></noscript></div>\n");
+
+  // Pods.
+  Table pod_table("pods", {"Pod", "Priority", "State", "Node", "Nominated", "Scheduled at",
+                           "Deleted at", "Preempted by", "Pod group", "Reason / note"});
+  for (std::size_t pod_idx = 0; pod_idx < pods.size(); ++pod_idx) {
+    const Json& p = pods[pod_idx];
+    const std::string name = Text(p, "pod");
+    std::string note;
+    if (!Text(p, "replacementOf").empty()) {
+      note += "replacement of " + PodRef(Text(p, "replacementOf"));
+    }
+    if (!Text(p, "reason").empty()) {
+      note += (note.empty() ? "" : "<br>") + ("<span class=\"msg\">" + Esc(Text(p, "reason")) +
+                                               "</span>");
+    }
+    const auto by = preempted_by.find(name);
+    pod_table.Row({PodRef(name), Esc(Text(p, "priority")), StateBadge(Text(p, "state")),
+                   Dash(Text(p, "node")), Dash(Text(p, "nominatedNode")),
+                   Dash(Seconds(p, "scheduledAt")), Dash(Seconds(p, "deletedAt")),
+                   by == preempted_by.end() ? "–" : by->second, Dash(Text(p, "podGroup")),
+                   note.empty() ? "–" : note},
+                  fmt::format("id=\"pod-{}\"", pod_idx));
+  }
+  out += Section("pods", "Pods", pod_table.Empty() ? "<p class=\"note\">No pods.</p>\n"
+                                                   : pod_table.Render());
+
+  // Preemptions.
+  Table preempt_table("preemptions",
+                      {"Time", "Victim", "Node", "Preempted by", "Preemptor's group",
+                       "Victim's group", "PDB"});
+  for (const Json& e : events) {
+    if (Text(e, "reason") != "Preempted") continue;
+    const bool pdb = Flag(e, "pdbViolation");
+    preempt_table.Row({Esc(Seconds(e, "time")), PodRef(Text(e, "pod")), Dash(Text(e, "node")),
+                       PodRef(Text(e, "by")), Dash(Text(e, "byGroup")),
+                       Dash(Text(e, "victimGroup")),
+                       pdb ? Badge("pdb", "violates a PodDisruptionBudget") : "no"},
+                      pdb ? "class=\"pdb-row\"" : "");
+  }
+  if (!preempt_table.Empty()) out += Section("preemptions", "Preemptions", preempt_table.Render());
+
+  // FailedScheduling messages.
+  Table failed_table("failed", {"Time", "Round", "Pod", "Message"});
+  for (const Json& e : events) {
+    if (Text(e, "reason") != "FailedScheduling") continue;
+    failed_table.Row({Esc(Seconds(e, "time")), Dash(Text(e, "round")), PodRef(Text(e, "pod")),
+                      "<span class=\"msg\">" + Esc(Text(e, "message")) + "</span>"});
+  }
+  if (!failed_table.Empty()) {
+    out += Section("failed", "FailedScheduling", failed_table.Render());
+  }
+
+  // Nodes.
+  Table node_table("nodes", {"Node", "Requested", "Allocatable", "Pods at the end"});
+  for (const Json& n : Items(data, "nodes")) {
+    node_table.Row({Esc(Text(n, "node")), Resources(Get(n, "requested")),
+                    Resources(Get(n, "allocatable")), PodRefs(Items(n, "pods"))});
+  }
+  out += Section("nodes", "Nodes", node_table.Empty() ? "<p class=\"note\">No nodes.</p>\n"
+                                                      : node_table.Render());
+
+  // Pod groups.
+  Table group_table("groups",
+                    {"Group", "Composite", "Priority", "Pods", "Placed", "minCount", "State"});
+  for (const Json& g : Items(data, "groups")) {
+    group_table.Row({Esc(Text(g, "group")), Flag(g, "composite") ? "yes" : "no",
+                     Esc(Text(g, "priority")), Esc(Text(g, "pods")), Esc(Text(g, "placed")),
+                     Count(g, "minCount") > 0 ? Esc(Text(g, "minCount")) : "–",
+                     Dash(Text(g, "state"))});
+  }
+  if (!group_table.Empty()) out += Section("groups", "Pod groups", group_table.Render());
+
+  out += RejectedAndIgnored(data);
+
+  // The whole event log.
+  Table event_table("events", {"#", "Time", "Round", "Reason", "Pod", "Node", "Message"});
+  for (std::size_t event_idx = 0; event_idx < events.size(); ++event_idx) {
+    const Json& e = events[event_idx];
+    const std::string reason = Text(e, "reason");
+    std::string message = Esc(Text(e, "message"));
+    if (Flag(e, "pdbViolation")) message += " " + Badge("pdb", "violates PDB");
+    event_table.Row({std::to_string(event_idx + 1), Esc(Seconds(e, "time")),
+                     Dash(Text(e, "round")), Badge("reason reason-" + Esc(reason), reason),
+                     PodRef(Text(e, "pod")), Dash(Text(e, "node")), message},
+                    fmt::format("id=\"event-{}\"", event_idx + 1));
+  }
+  out += Section("events", "Event log",
+                 event_table.Empty() ? "<p class=\"note\">No events.</p>\n"
+                                     : "<details open><summary>" +
+                                           std::to_string(events.size()) +
+                                           " events</summary>\n" + event_table.Render() +
+                                           "</details>\n");
+
+  // Run facts.
+  const Json& stats = Get(data, "stats");
+  std::string facts = "<dl class=\"facts\">";
+  if (stats.is_object()) {
+    for (const auto& [name, value] : stats.items()) {
+      facts += fmt::format("<dt>{}</dt><dd>{}</dd>", Esc(name), Esc(Text(value)));
+    }
+  }
+  facts += "</dl>\n";
+  if (!Items(data, "featureGates").empty()) {
+    facts += "<p class=\"gates\">Feature gates: ";
+    for (const Json& gate : Items(data, "featureGates")) {
+      facts += "<code>" + Esc(Text(gate)) + "</code> ";
+    }
+    facts += "</p>\n";
+  }
+  out += Section("stats", "Run statistics", facts);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// explain
+
+std::string FilterBadge(const Json& f) {
+  if (Flag(f, "fits")) return Badge("fits", "fits");
+  const std::string code = Text(f, "code");
+  return Badge(code == "UnschedulableAndUnresolvable" ? "unresolvable" : "unschedulable",
+               code.empty() ? "rejected" : code);
+}
+
+std::string ExplainBody(const Json& data) {
+  const std::string pod = Text(data, "pod");
+  const Json& chosen = Get(data, "chosen");
+  const std::string chosen_node = chosen.is_object() ? Text(chosen, "node") : "";
+  std::string out;
+
+  out += fmt::format(
+      "<header class=\"top\">\n<h1>kpsim explain <span class=\"subject\">{}</span></h1>\n"
+      "<p class=\"meta\">priority <b>{}</b> · profile <b>{}</b></p>\n</header>\n",
+      PodRef(pod), Esc(Text(data, "priority")), Esc(Text(data, "profile")));
+
+  // The verdict first.
+  std::string verdict;
+  if (!Text(data, "fitsNode").empty()) {
+    verdict = fmt::format("<div class=\"verdict fits\">Fits on <b>{}</b> without preemption.</div>",
+                          Esc(Text(data, "fitsNode")));
+  } else if (!chosen_node.empty()) {
+    verdict = fmt::format(
+        "<div class=\"verdict preempt\">Preempts on <b>{}</b>: victims {}.<br>Decided by: "
+        "<b>{}</b>.</div>",
+        Esc(chosen_node), PodRefs(Items(chosen, "victims")),
+        Dash(Text(chosen, "decidedBy")));
+  } else {
+    verdict = "<div class=\"verdict none\">No node: the pod stays pending.</div>";
+  }
+  verdict += fmt::format("<p class=\"message\"><span class=\"label\">Message</span> "
+                         "<span class=\"msg\">{}</span></p>\n",
+                         Esc(Text(data, "message")));
+  out += verdict;
+
+  // 1) Filter.
+  Table filter("filter", {"Node", "Result", "Reasons"});
+  for (const Json& f : Items(data, "filter")) {
+    std::string reasons;
+    for (const Json& r : Items(f, "reasons")) reasons += "<li>" + Esc(Text(r)) + "</li>";
+    filter.Row({Esc(Text(f, "node")), FilterBadge(f),
+                reasons.empty() ? "–" : "<ul class=\"reasons\">" + reasons + "</ul>"},
+               Flag(f, "fits") ? "class=\"fits-row\"" : "");
+  }
+  out += Section("filter", "1. Filter, per node",
+                 filter.Empty() ? "<p class=\"note\">No nodes.</p>\n" : filter.Render());
+
+  // 2) Eligibility.
+  std::string eligibility =
+      Flag(data, "eligible") ? Badge("fits", "eligible to preempt")
+                             : Badge("unschedulable", "not eligible to preempt");
+  if (!Text(data, "eligibilityMessage").empty()) {
+    eligibility += " <span class=\"msg\">" + Esc(Text(data, "eligibilityMessage")) + "</span>";
+  }
+  out += Section("eligibility", "2. Preemption eligibility", "<p>" + eligibility + "</p>\n");
+
+  // 3) Candidates: the comparison the tie-breakers read, then each one's reprieve steps.
+  const Json& candidates = Items(data, "candidates");
+  std::string content;
+  if (candidates.empty()) {
+    content = "<p class=\"note\">No candidate node: removing every lower-priority pod helps on no "
+              "node.</p>\n";
+  } else {
+    Table compare("candidates", {"Candidate", "Victims", "PDB violations",
+                                 "Highest victim priority", "Victim count", "Reprieved"});
+    for (const Json& c : candidates) {
+      const bool is_chosen = Text(c, "node") == chosen_node;
+      compare.Row({Esc(Text(c, "node")) + (is_chosen ? " " + Badge("chosen", "chosen") : ""),
+                   PodRefs(Items(c, "victims")), Esc(Text(c, "pdbViolations")),
+                   Esc(Text(c, "highestVictimPriority")),
+                   std::to_string(Items(c, "victims").size()), PodRefs(Items(c, "reprieved"))},
+                  is_chosen ? "class=\"chosen-row\"" : "");
+    }
+    content += compare.Render();
+    for (const Json& c : candidates) {
+      const bool is_chosen = Text(c, "node") == chosen_node;
+      content += fmt::format("<div class=\"candidate{}\">\n<h3>Candidate {}{}</h3>\n",
+                             is_chosen ? " chosen" : "", Esc(Text(c, "node")),
+                             is_chosen ? " " + Badge("chosen", "chosen") : "");
+      Table steps("steps", {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after",
+                            "Why"});
+      steps.Row({"0", "<i>every lower-priority pod removed</i>", "", "", "",
+                 Resources(Get(c, "freeAfterRemoval")), ""},
+                "class=\"step-zero\"");
+      const Json& step_items = Items(c, "steps");
+      for (std::size_t step_idx = 0; step_idx < step_items.size(); ++step_idx) {
+        const Json& s = step_items[step_idx];
+        const bool reprieved = Flag(s, "reprieved");
+        steps.Row({std::to_string(step_idx + 1), PodRef(Text(s, "pod")),
+                   Esc(Text(s, "priority")),
+                   Flag(s, "pdbViolating") ? Badge("pdb", "yes") : "no",
+                   reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"),
+                   Resources(Get(s, "freeAfter")), Dash(Text(s, "why"))},
+                  reprieved ? "class=\"reprieved-row\"" : "class=\"victim-row\"");
+      }
+      content += steps.Render();
+      content += "</div>\n";
+    }
+  }
+  out += Section("candidates", "3. Candidates: remove all, then reprieve", content,
+                 "Each candidate node starts with every lower-priority pod removed (step 0); the "
+                 "steps then put pods back one at a time, in the order shown, keeping each one "
+                 "that still lets the preemptor fit.");
+
+  // 4) Decision.
+  std::string decision;
+  if (!chosen_node.empty()) {
+    decision = fmt::format(
+        "<p>Chosen node <b>{}</b>, victims {}, decided by <b>{}</b>.</p>\n", Esc(chosen_node),
+        PodRefs(Items(chosen, "victims")), Dash(Text(chosen, "decidedBy")));
+  } else if (!Text(data, "fitsNode").empty()) {
+    decision = fmt::format("<p>No preemption needed: fits on <b>{}</b>.</p>\n",
+                           Esc(Text(data, "fitsNode")));
+  } else {
+    decision = "<p>No node chosen.</p>\n";
+  }
+  out += Section("decision", "4. Decision", decision);
+  return out;
+}
+
+// Parses our own JSON output; a parse failure (never expected) renders an empty object.
+Json Parse(const std::string& json) {
+  Json parsed = Json::parse(json, nullptr, /*allow_exceptions=*/false);
+  return parsed.is_discarded() ? Json::object() : parsed;
+}
+
+}  // namespace
+
+std::string RenderSimulationHtml(const RunReport& report) {
+  const std::string json = RenderSimulationJson(report);
+  return Page("simulate", "kpsim simulation report", SimulationBody(Parse(json)), json);
+}
+
+std::string RenderExplainHtml(const ExplainResult& explain) {
+  const std::string json = RenderExplainJson(explain);
+  return Page("explain", "kpsim explain " + explain.pod, ExplainBody(Parse(json)), json);
+}
+
+}  // namespace kpsim::io

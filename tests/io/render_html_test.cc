@@ -1,0 +1,311 @@
+// The HTML report: it must embed the JSON renderer's exact output, be byte-identical for
+// identical input, keep hostile names and messages inside their elements, and show the tables
+// (pods, FailedScheduling, preemptions, rejected/ignored objects, pod groups; explain's filter,
+// reprieve steps and decision) without running any script.
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kpsim/io.h"
+
+namespace kpsim::io {
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr std::string_view kDataOpen = "<script type=\"application/json\" id=\"kpsim-data\">";
+
+SimTime Seconds(double s) { return SimTime(SimDuration(std::llround(s * 1e6))); }
+
+SimEvent Event(double t, EventReason reason, std::string pod, std::string node,
+               std::string message = "") {
+  SimEvent e;
+  e.time = Seconds(t);
+  e.reason = reason;
+  e.pod = std::move(pod);
+  e.node = std::move(node);
+  e.message = std::move(message);
+  return e;
+}
+
+PodOutcome PodAt(std::string pod, std::int32_t priority, PodState state, std::string node) {
+  PodOutcome p;
+  p.pod = std::move(pod);
+  p.priority = priority;
+  p.state = state;
+  p.node = std::move(node);
+  return p;
+}
+
+// Setup: batch (p50) runs on node-a from the start; api (p100) fails, preempts batch (violating
+// its PDB), is nominated and lands at 30 s; the replacement of batch stays pending.
+SimulationResult Cascade(const std::string& api = "default/api",
+                         const std::string& failure = "0/1 nodes are available: 1 Insufficient cpu.") {
+  SimulationResult r;
+  r.events.push_back(Event(0, EventReason::kFailedScheduling, api, "", failure));
+  SimEvent preempted = Event(0, EventReason::kPreempted, "default/batch", "node-a",
+                             "Preempted by pod " + api + " on node node-a");
+  preempted.by = api;
+  preempted.pdb_violation = true;
+  r.events.push_back(preempted);
+  r.events.push_back(Event(0, EventReason::kNominated, api, "node-a"));
+  r.events.push_back(Event(30, EventReason::kDeleted, "default/batch", "node-a"));
+  r.events.push_back(Event(30, EventReason::kCreated, "default/batch-x2b4c", ""));
+  r.events.push_back(Event(30, EventReason::kScheduled, api, "node-a"));
+  r.pods.push_back(PodAt("default/batch", 50, PodState::kDeleted, "node-a"));
+  r.pods.back().scheduled_at = Seconds(0);
+  r.pods.back().deleted_at = Seconds(30);
+  r.pods.push_back(PodAt(api, 100, PodState::kRunning, "node-a"));
+  r.pods.back().scheduled_at = Seconds(30);
+  PodOutcome replacement = PodAt("default/batch-x2b4c", 50, PodState::kPending, "");
+  replacement.reason = "0/1 nodes are available: 1 Insufficient cpu.";
+  replacement.replacement_of = "default/batch";
+  r.pods.push_back(replacement);
+  NodeOutcome node;
+  node.node = "node-a";
+  node.allocatable.milli_cpu = 2000;
+  node.allocatable.memory = 4LL << 30;
+  node.allocatable.pods = 110;
+  node.requested.milli_cpu = 1500;
+  node.pods = {api};
+  r.nodes.push_back(node);
+  r.end_time = Seconds(30);
+  r.end_reason = "quiescent";
+  return r;
+}
+
+RunReport Report(const SimulationResult* sim, const ReadResult* read = nullptr) {
+  RunReport report;
+  report.simulation = sim;
+  report.read = read;
+  return report;
+}
+
+// The text between the data script's tags, exactly as written in the page.
+std::string EmbeddedData(const std::string& html) {
+  const std::size_t begin = html.find(kDataOpen);
+  if (begin == std::string::npos) return "";
+  const std::size_t start = begin + kDataOpen.size();
+  const std::size_t end = html.find("</script>", start);
+  if (end == std::string::npos) return "";
+  return html.substr(start, end - start);
+}
+
+// Undoes the three escapes the page applies (valid for JSON text without backslashes before `u`).
+std::string Unescape(std::string text) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\\u003c", "<"},
+                                 {"\\u003e", ">"},
+                                 {"\\u0026", "&"}}) {
+    for (std::size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos)) {
+      text.replace(pos, from.size(), to);
+      pos += to.size();
+    }
+  }
+  return text;
+}
+
+std::size_t Count(const std::string& haystack, std::string_view needle) {
+  std::size_t count = 0;
+  for (std::size_t pos = haystack.find(needle); pos != std::string::npos;
+       pos = haystack.find(needle, pos + needle.size())) {
+    ++count;
+  }
+  return count;
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+ExplainResult PdbExplain() {
+  ExplainResult e;
+  e.pod = "default/api";
+  e.priority = 1000;
+  e.eligible = true;
+  e.filter.push_back({"node-a", false, "Unschedulable", {"Insufficient cpu"}});
+  e.filter.push_back({"node-c", false, "UnschedulableAndUnresolvable",
+                      {"node(s) didn't match Pod's node affinity/selector"}});
+  CandidateOutcome a;
+  a.node = "node-a";
+  a.victims = {"default/cache-0"};
+  a.pdb_violations = 1;
+  a.highest_victim_priority = 100;
+  a.free_after_removal.milli_cpu = 2000;
+  a.steps.push_back({"default/cache-0", 100, true, false, "with it back: Insufficient cpu", {}});
+  CandidateOutcome b;
+  b.node = "node-b";
+  b.victims = {"default/report"};
+  b.reprieved = {"default/log"};
+  b.highest_victim_priority = 200;
+  b.free_after_removal.milli_cpu = 2000;
+  b.steps.push_back({"default/report", 200, false, false, "with it back: Insufficient cpu", {}});
+  b.steps.push_back({"default/log", 10, false, true, "fits with it back", {}});
+  e.candidates = {a, b};
+  e.chosen = ChosenCandidate{"node-b", {"default/report"}, "fewest PDB violations"};
+  e.message = "0/3 nodes are available: 1 Insufficient cpu. preemption: found a potential "
+              "placement for pod on node node-b, preempting 1 victims";
+  return e;
+}
+
+TEST(RenderSimulationHtmlTest, EmbedsTheExactJsonOutput) {
+  const SimulationResult sim = Cascade();
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  const std::string json = RenderSimulationJson(Report(&sim));
+  const std::string data = EmbeddedData(html);
+  ASSERT_FALSE(data.empty());
+  EXPECT_EQ(Unescape(data), json);
+  EXPECT_EQ(ordered_json::parse(data), ordered_json::parse(json));
+}
+
+TEST(RenderSimulationHtmlTest, IdenticalInputGivesByteIdenticalPages) {
+  const SimulationResult first = Cascade();
+  const SimulationResult second = Cascade();
+  const std::string html = RenderSimulationHtml(Report(&first));
+  EXPECT_EQ(html, RenderSimulationHtml(Report(&first)));
+  EXPECT_EQ(html, RenderSimulationHtml(Report(&second)));
+  const ExplainResult explain = PdbExplain();
+  EXPECT_EQ(RenderExplainHtml(explain), RenderExplainHtml(PdbExplain()));
+}
+
+TEST(RenderSimulationHtmlTest, IsOneSelfContainedPageWithEveryPlaceholderFilled) {
+  const SimulationResult sim = Cascade();
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
+  EXPECT_EQ(html.find("@KPSIM_"), std::string::npos);
+  EXPECT_NE(html.find("<style>"), std::string::npos);
+  EXPECT_NE(html.find("id=\"timeline-chart\""), std::string::npos);
+  EXPECT_NE(html.find("data-kind=\"simulate\""), std::string::npos);
+  // Nothing to fetch: no external stylesheet, script or image.
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  // Exactly the data script and the inline app script.
+  EXPECT_EQ(Count(Lower(html), "</script"), 2u);
+}
+
+TEST(RenderSimulationHtmlTest, ScriptClosingTagsInNamesAndMessagesCannotEscapeTheDataBlock) {
+  // Setup: the preemptor's name and the FailedScheduling message try to end the script element
+  // and open another one (and an HTML comment, and a template placeholder).
+  const std::string api = "default/</script><script>alert(1)</script>";
+  const std::string failure = "</SCRIPT><!-- <b>x</b> & @KPSIM_BODY@";
+  const SimulationResult sim = Cascade(api, failure);
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  // Expect: still exactly two script elements, the data block holds no `<`, and it still
+  // parses to the JSON renderer's output.
+  EXPECT_EQ(Count(Lower(html), "</script"), 2u);
+  const std::string data = EmbeddedData(html);
+  EXPECT_EQ(data.find('<'), std::string::npos);
+  EXPECT_EQ(data.find('>'), std::string::npos);
+  EXPECT_EQ(ordered_json::parse(data), ordered_json::parse(RenderSimulationJson(Report(&sim))));
+  EXPECT_EQ(Unescape(data), RenderSimulationJson(Report(&sim)));
+  // In the tables the same text is escaped HTML, and the placeholder is not expanded.
+  EXPECT_NE(html.find("default/&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"),
+            std::string::npos);
+  EXPECT_NE(html.find("&lt;/SCRIPT&gt;&lt;!-- &lt;b&gt;x&lt;/b&gt; &amp; @KPSIM_BODY@"),
+            std::string::npos);
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+}
+
+TEST(RenderSimulationHtmlTest, TablesShowPodsFailuresAndPreemptionsWithoutScript) {
+  const SimulationResult sim = Cascade();
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  // One row per pod, addressable as #pod-N in JSON order.
+  EXPECT_NE(html.find("<tr id=\"pod-0\"><td><span class=\"pod\" data-pod=\"default/batch\">"),
+            std::string::npos);
+  EXPECT_NE(html.find("id=\"pod-2\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"pod-3\""), std::string::npos);
+  EXPECT_NE(html.find("replacement of <span class=\"pod\" data-pod=\"default/batch\">"),
+            std::string::npos);
+  // The FailedScheduling message, verbatim.
+  EXPECT_NE(html.find("<section id=\"failed\">"), std::string::npos);
+  EXPECT_NE(html.find("0/1 nodes are available: 1 Insufficient cpu."), std::string::npos);
+  // The PDB-violating preemption is highlighted.
+  EXPECT_NE(html.find("<tr class=\"pdb-row\">"), std::string::npos);
+  EXPECT_NE(html.find("violates a PodDisruptionBudget"), std::string::npos);
+  // No groups, rejected or ignored objects: no such sections.
+  EXPECT_EQ(html.find("<section id=\"groups\">"), std::string::npos);
+  EXPECT_EQ(html.find("<section id=\"rejected\">"), std::string::npos);
+  EXPECT_EQ(html.find("<section id=\"ignored\">"), std::string::npos);
+}
+
+TEST(RenderSimulationHtmlTest, ListsRejectedIgnoredObjectsAndPodGroups) {
+  SimulationResult sim = Cascade();
+  GroupOutcome group;
+  group.group = "ml/train";
+  group.priority = 1000;
+  group.pods = 4;
+  group.placed = 2;
+  group.min_count = 4;
+  group.state = "WaitingForMinCount";
+  sim.groups.push_back(group);
+  ReadResult read;
+  DecodeError bad;
+  bad.kind = "Pod";
+  bad.name = "default/greedy";
+  bad.source = {"bad.yaml", 6, 88};
+  bad.message = "bad.yaml:88: Pod default/greedy: spec.containers[0].resources.requests.cpu: "
+                "quantities must match";
+  read.errors.push_back(bad);
+  read.ignored.push_back({"Deployment", "apps/v1", "default/web", {"bad.yaml", 3, 44}});
+  const std::string html = RenderSimulationHtml(Report(&sim, &read));
+  EXPECT_NE(html.find("<section id=\"rejected\">"), std::string::npos);
+  EXPECT_NE(html.find("spec.containers[0].resources.requests.cpu: quantities must match"),
+            std::string::npos);
+  EXPECT_NE(html.find("<section id=\"ignored\">"), std::string::npos);
+  EXPECT_NE(html.find("<td>Deployment</td><td>apps/v1</td><td>default/web</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<section id=\"groups\">"), std::string::npos);
+  EXPECT_NE(html.find("<td>ml/train</td>"), std::string::npos);
+  EXPECT_NE(html.find("WaitingForMinCount"), std::string::npos);
+}
+
+TEST(RenderSimulationHtmlTest, EmptyRunStillRendersAPage) {
+  const std::string html = RenderSimulationHtml(RunReport{});
+  EXPECT_EQ(Unescape(EmbeddedData(html)), RenderSimulationJson(RunReport{}));
+  EXPECT_NE(html.find("No pods."), std::string::npos);
+}
+
+TEST(RenderExplainHtmlTest, EmbedsTheExactJsonOutput) {
+  const ExplainResult explain = PdbExplain();
+  const std::string html = RenderExplainHtml(explain);
+  EXPECT_EQ(Unescape(EmbeddedData(html)), RenderExplainJson(explain));
+  EXPECT_NE(html.find("data-kind=\"explain\""), std::string::npos);
+  EXPECT_EQ(html.find("@KPSIM_"), std::string::npos);
+}
+
+TEST(RenderExplainHtmlTest, ShowsFilterStepsChosenNodeAndTieBreaker) {
+  const std::string html = RenderExplainHtml(PdbExplain());
+  // Filter: one row per node with its code and reasons.
+  EXPECT_NE(html.find("<td>node-c</td><td><span class=\"badge unresolvable\">"
+                      "UnschedulableAndUnresolvable</span></td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("node(s) didn&#39;t match Pod&#39;s node affinity/selector"),
+            std::string::npos);
+  // Steps: "remove all" first, then each reprieve decision.
+  EXPECT_EQ(Count(html, "<i>every lower-priority pod removed</i>"), 2u);
+  EXPECT_NE(html.find("<tr class=\"reprieved-row\"><td>2</td>"), std::string::npos);
+  EXPECT_NE(html.find("fits with it back"), std::string::npos);
+  // The chosen candidate and the tie-breaker that decided.
+  EXPECT_NE(html.find("<tr class=\"chosen-row\"><td>node-b"), std::string::npos);
+  EXPECT_NE(html.find("Decided by: <b>fewest PDB violations</b>"), std::string::npos);
+}
+
+TEST(RenderExplainHtmlTest, FitsWithoutPreemption) {
+  ExplainResult e;
+  e.pod = "default/small";
+  e.filter.push_back({"node-a", true, "Success", {}});
+  e.fits_node = "node-a";
+  e.message = "fits on node node-a";
+  const std::string html = RenderExplainHtml(e);
+  EXPECT_NE(html.find("Fits on <b>node-a</b> without preemption."), std::string::npos);
+  EXPECT_NE(html.find("No candidate node"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kpsim::io

@@ -1,0 +1,637 @@
+// kpsim report script. It reads the embedded JSON (#kpsim-data, the exact `-o json` output) and
+// draws the simulate timeline: one lane per node, pods as bars from Scheduled to Deleted (or the
+// end), nominations, Preempted markers with arrows from the preemptor, and the pending pods of the
+// scheduling queue. It decides nothing about scheduling: every bar, marker and arrow stands for one
+// event or one pod outcome of the JSON, placed on an axis. It also cross-highlights a pod in the
+// timeline and the tables. Plain ES5, no network, works from a file:// URL.
+(function () {
+  'use strict';
+
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  var PALETTE = ['#5f3dc4', '#1971c2', '#0c8599', '#2f9e44', '#74b816', '#d6336c', '#3b5bdb',
+                 '#868e96'];
+
+  var holder = document.getElementById('kpsim-data');
+  if (!holder) return;
+  var data;
+  try {
+    data = JSON.parse(holder.textContent);
+  } catch (err) {
+    return;
+  }
+  crossHighlight();
+  if (document.body.getAttribute('data-kind') !== 'simulate') return;
+  var chart = document.getElementById('timeline-chart');
+  if (!chart) return;
+
+  var model = buildModel(data);
+  var mode = model.maxTime > 0 ? 'time' : 'sequence';
+  var measure = textMeasurer('12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif');
+  drawControls();
+  drawLegend();
+  draw();
+  var resizeTimer = null;
+  window.addEventListener('resize', function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(draw, 150);
+  });
+
+  // ------------------------------------------------------------------------------------------
+  // The model: per pod, the intervals the events delimit.
+
+  function num(v) { return typeof v === 'number' && isFinite(v) ? v : 0; }
+
+  function shortName(pod) { return pod.indexOf('default/') === 0 ? pod.slice(8) : pod; }
+
+  function fmtTime(t) { return (Math.round(t * 1000) / 1000) + 's'; }
+
+  // Segments: {kind: 'bound'|'nominated', node, start, end, how, preempt, termFrom}; pending
+  // intervals: {start, end}. A point is {i: event index (-1 = before the first event, N = the
+  // end), t: simulated seconds, open: true for the end of the run}.
+  function buildModel(d) {
+    var events = d.events || [];
+    var n = events.length;
+    var maxTime = num(d.endTime);
+    events.forEach(function (e) { maxTime = Math.max(maxTime, num(e.time)); });
+    var end = {i: n, t: maxTime, open: true};
+    var pods = [];
+    var byName = {};
+    function pod(name) {
+      if (!byName[name]) {
+        byName[name] = {name: name, index: -1, priority: 0, state: '', group: '', outcome: {},
+                        segs: [], pends: [], marks: []};
+        pods.push(byName[name]);
+      }
+      return byName[name];
+    }
+    (d.pods || []).forEach(function (p, idx) {
+      var m = pod(p.pod);
+      m.index = idx;
+      m.priority = num(p.priority);
+      m.state = p.state || '';
+      m.group = p.podGroup || '';
+      m.outcome = p;
+    });
+    var perPod = {};
+    events.forEach(function (e, k) {
+      pod(e.pod);
+      (perPod[e.pod] = perPod[e.pod] || []).push(k);
+    });
+    function at(k) { return {i: k, t: num(events[k].time)}; }
+    var preemptions = [];
+
+    pods.forEach(function (p) {
+      var ks = perPod[p.name] || [];
+      var o = p.outcome;
+      var cur = null, nom = null, pend = null;
+      // A pod already bound before its first Scheduled event: its first Preempted or Deleted
+      // names the node; with no events at all, the outcome does.
+      var hasScheduled = ks.some(function (k) { return events[k].reason === 'Scheduled'; });
+      for (var j = 0; j < ks.length; j++) {
+        var first = events[ks[j]];
+        if (first.reason === 'Scheduled') break;
+        if ((first.reason === 'Preempted' || first.reason === 'Deleted') && first.node) {
+          cur = {kind: 'bound', node: first.node, start: {i: -1, t: 0}};
+          break;
+        }
+      }
+      if (!cur && !hasScheduled && o.node && o.scheduledAt != null) {
+        var start = {i: -1, t: num(o.scheduledAt)};
+        if (ks.length && events[ks[0]].reason === 'Created') start.i = ks[0];
+        cur = {kind: 'bound', node: o.node, start: start};
+      }
+      function endBound(pt, how) { cur.end = pt; cur.how = how; p.segs.push(cur); cur = null; }
+      function endNom(pt, how) { nom.end = pt; nom.how = how; p.segs.push(nom); nom = null; }
+      function endPend(pt) { pend.end = pt; p.pends.push(pend); pend = null; }
+      // Back in scheduling while its bound segment was terminating: it left the node when it
+      // was preempted (evicted at once, as the book profile does).
+      function evictedIfTerminating() {
+        if (cur && cur.termFrom) {
+          var left = cur.termFrom;
+          cur.termFrom = null;
+          endBound(left, 'evicted');
+          pend = {start: left};
+        }
+      }
+      ks.forEach(function (k) {
+        var e = events[k];
+        switch (e.reason) {
+          case 'Created':
+            p.marks.push({type: 'created', k: k});
+            if (!cur && !pend) pend = {start: at(k)};
+            break;
+          case 'FailedScheduling':
+            evictedIfTerminating();
+            if (!cur && !pend) pend = {start: at(k)};
+            p.marks.push({type: 'failed', k: k});
+            break;
+          case 'Nominated':
+            if (nom) endNom(at(k), e.node ? 'moved' : 'cleared');
+            if (e.node) nom = {kind: 'nominated', node: e.node, start: at(k), k: k};
+            break;
+          case 'Scheduled':
+            evictedIfTerminating();
+            if (pend) endPend(at(k));
+            if (nom) endNom(at(k), nom.node === e.node ? 'landed' : 'moved');
+            if (cur) endBound(at(k), 'moved');
+            cur = {kind: 'bound', node: e.node || '?', start: at(k)};
+            break;
+          case 'Preempted':
+            if (!cur && e.node) cur = {kind: 'bound', node: e.node, start: {i: -1, t: 0}};
+            if (cur) {
+              cur.termFrom = at(k);
+              cur.preempt = {k: k, e: e};
+            }
+            preemptions.push({victim: p, k: k, e: e});
+            break;
+          case 'Deleted':
+            if (cur) endBound(at(k), 'deleted');
+            if (pend) endPend(at(k));
+            if (nom) endNom(at(k), 'deleted');
+            break;
+        }
+      });
+      if (cur) endBound(end, 'open');
+      if (nom) endNom(end, 'open');
+      if (pend) endPend(end);
+    });
+
+    var nodes = [];
+    var nodeInfo = {};
+    (d.nodes || []).forEach(function (nd) {
+      nodes.push(nd.node);
+      nodeInfo[nd.node] = nd;
+    });
+    pods.forEach(function (p) {
+      p.segs.forEach(function (s) {
+        if (nodes.indexOf(s.node) < 0) nodes.push(s.node);
+      });
+    });
+    var priorities = [];
+    pods.forEach(function (p) {
+      if (priorities.indexOf(p.priority) < 0) priorities.push(p.priority);
+    });
+    priorities.sort(function (a, b) { return b - a; });
+    return {events: events, n: n, maxTime: maxTime, pods: pods, byName: byName, nodes: nodes,
+            nodeInfo: nodeInfo, priorities: priorities, preemptions: preemptions,
+            endReason: d.endReason || ''};
+  }
+
+  function colorOf(priority) {
+    var idx = model.priorities.indexOf(priority);
+    return PALETTE[(idx < 0 ? 0 : idx) % PALETTE.length];
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Drawing.
+
+  function textMeasurer(font) {
+    var ctx = null;
+    try {
+      ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = font;
+    } catch (err) {
+      ctx = null;
+    }
+    return function (text) { return ctx ? ctx.measureText(text).width : text.length * 6.6; };
+  }
+
+  function node(tag, attrs, parent) {
+    var el = document.createElementNS(SVGNS, tag);
+    for (var key in attrs) {
+      if (Object.prototype.hasOwnProperty.call(attrs, key)) el.setAttribute(key, attrs[key]);
+    }
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+
+  function text(parent, x, y, content, cls, anchor) {
+    var t = node('text', {x: x, y: y, 'class': cls}, parent);
+    if (anchor) t.setAttribute('text-anchor', anchor);
+    t.textContent = content;
+    return t;
+  }
+
+  function title(parent, lines) {
+    var t = node('title', {}, parent);
+    t.textContent = lines.filter(function (l) { return l; }).join('\n');
+  }
+
+  // Cuts `label` to fit `width` pixels, with an ellipsis.
+  function fit(label, width) {
+    if (measure(label) <= width) return label;
+    var cut = label;
+    while (cut.length > 1 && measure(cut + '…') > width) cut = cut.slice(0, -1);
+    return cut.length > 1 ? cut + '…' : '';
+  }
+
+  function niceStep(span, target) {
+    var raw = span / Math.max(1, target);
+    var pow = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10));
+    var steps = [1, 2, 5, 10];
+    for (var s = 0; s < steps.length; s++) {
+      if (steps[s] * pow >= raw) return steps[s] * pow;
+    }
+    return 10 * pow;
+  }
+
+  function draw() {
+    chart.textContent = '';
+    var width = Math.max((chart.clientWidth || 1200) - 2, 720);
+    var labelW = 150, padR = 24, axisH = 40, rowH = 26, barH = 18, laneGap = 10;
+    var plotL = labelW + 12;
+    var plotR = width - padR;
+    var x, xEndLine, openEnd;
+    if (mode === 'time') {
+      var domain = model.maxTime > 0 ? model.maxTime * 1.06 : 1;
+      x = function (pt) { return plotL + (pt.t / domain) * (plotR - plotL); };
+      xEndLine = x({t: model.maxTime});
+      openEnd = plotR;
+    } else {
+      var cols = model.n + 2;
+      var colW = Math.max(36, (plotR - plotL) / cols);
+      plotR = plotL + colW * cols;
+      width = plotR + padR;
+      x = function (pt) { return plotL + (pt.i + 1) * colW; };
+      xEndLine = x({i: model.n});
+      openEnd = plotR;
+    }
+    function x1Of(pt) { return pt.open ? openEnd : x(pt); }
+
+    // Lanes and their tracks (one per pod per lane), packed into rows.
+    var lanes = model.nodes.map(function (name) { return {name: name, tracks: [], queue: false}; });
+    var laneOf = {};
+    lanes.forEach(function (l) { laneOf[l.name] = l; });
+    var queue = {name: 'pending', tracks: [], queue: true};
+    model.pods.forEach(function (p) {
+      var perLane = {};
+      p.segs.forEach(function (s) {
+        (perLane[s.node] = perLane[s.node] || []).push(s);
+      });
+      Object.keys(perLane).forEach(function (nodeName) {
+        laneOf[nodeName].tracks.push(makeTrack(p, perLane[nodeName], []));
+      });
+      var failed = p.marks;
+      if (p.pends.length || failed.length) queue.tracks.push(makeTrack(p, p.pends, failed));
+    });
+    if (queue.tracks.length) lanes.push(queue);
+
+    function makeTrack(p, segs, marks) {
+      var x0 = Infinity, x1 = -Infinity;
+      segs.forEach(function (s) {
+        x0 = Math.min(x0, x(s.start));
+        x1 = Math.max(x1, x1Of(s.end));
+      });
+      marks.forEach(function (m) {
+        var mx = x({i: m.k, t: num(model.events[m.k].time)});
+        x0 = Math.min(x0, mx - 5);
+        x1 = Math.max(x1, mx + 5);
+      });
+      // Room for the name, drawn beside a bar too short to hold it.
+      x1 = Math.max(x1, x0 + measure(shortName(p.name)) + 18);
+      return {pod: p, segs: segs, marks: marks, x0: x0, x1: x1, row: 0};
+    }
+
+    var y = axisH;
+    lanes.forEach(function (lane) {
+      var rowsEnd = [];
+      lane.tracks.forEach(function (t) {
+        var r = 0;
+        while (r < rowsEnd.length && rowsEnd[r] + 6 > t.x0) r++;
+        rowsEnd[r] = t.x1;
+        t.row = r;
+      });
+      lane.rows = Math.max(1, rowsEnd.length);
+      lane.y = y;
+      lane.h = lane.rows * rowH + laneGap;
+      y += lane.h;
+    });
+    var height = y + 8;
+
+    var svg = node('svg', {width: width, height: height, viewBox: '0 0 ' + width + ' ' + height,
+                           role: 'img', 'aria-label': 'Timeline of the simulation'});
+    var defs = node('defs', {}, svg);
+    var hatch = node('pattern', {id: 'kp-hatch', width: 7, height: 7,
+                                 patternUnits: 'userSpaceOnUse',
+                                 patternTransform: 'rotate(45)'}, defs);
+    node('rect', {width: 7, height: 7, fill: '#000', 'fill-opacity': 0.18}, hatch);
+    node('line', {x1: 0, y1: 0, x2: 0, y2: 7, stroke: '#fff', 'stroke-width': 3.5,
+                  'stroke-opacity': 0.75}, hatch);
+    ['normal', 'pdb'].forEach(function (kind) {
+      var marker = node('marker', {id: 'kp-arrow-' + kind, viewBox: '0 0 10 10', refX: 9,
+                                   refY: 5, markerWidth: 7, markerHeight: 7,
+                                   orient: 'auto-start-reverse'}, defs);
+      node('path', {d: 'M0,0 L10,5 L0,10 z', fill: kind === 'pdb' ? '#a51111' : '#e03131'},
+           marker);
+    });
+
+    // Lane backgrounds and labels.
+    lanes.forEach(function (lane, idx) {
+      node('rect', {x: 0, y: lane.y, width: width, height: lane.h,
+                    'class': 'lane-bg' + (lane.queue ? ' queue' : idx % 2 ? ' alt' : '')}, svg);
+      node('line', {x1: 0, x2: width, y1: lane.y, y2: lane.y, 'class': 'grid'}, svg);
+      var ly = lane.y + Math.min(lane.h / 2, rowH / 2 + 4);
+      text(svg, 10, ly, fit(lane.queue ? 'pending' : lane.name, labelW - 10), 'lane-label');
+      var sub = '';
+      if (lane.queue) {
+        sub = 'scheduling queue';
+      } else if (model.nodeInfo[lane.name]) {
+        var info = model.nodeInfo[lane.name];
+        sub = 'cpu ' + ((info.requested || {}).cpu || '0') + '/' +
+              ((info.allocatable || {}).cpu || '0') + ' at end';
+      }
+      if (sub) text(svg, 10, ly + 14, fit(sub, labelW - 10), 'lane-sub');
+      if (!lane.tracks.length) {
+        text(svg, plotL + 6, lane.y + rowH / 2 + 5, 'no pods', 'lane-sub');
+      }
+    });
+    node('line', {x1: plotL - 6, x2: plotL - 6, y1: axisH, y2: height, 'class': 'axis-line'},
+         svg);
+
+    // Axis.
+    node('line', {x1: plotL, x2: plotR, y1: axisH - 1, y2: axisH - 1, 'class': 'axis-line'}, svg);
+    if (mode === 'time') {
+      var step = niceStep(model.maxTime > 0 ? model.maxTime * 1.06 : 1, Math.floor((plotR - plotL) / 90));
+      for (var t = 0; x({t: t}) <= plotR + 0.5; t += step) {
+        var tx = x({t: t});
+        node('line', {x1: tx, x2: tx, y1: axisH - 5, y2: height, 'class': 'grid'}, svg);
+        text(svg, tx, axisH - 10, fmtTime(t), 'axis-label', 'middle');
+      }
+    } else {
+      var every = Math.max(1, Math.ceil(44 / Math.max(1, x({i: 0}) - x({i: -1}))));
+      text(svg, x({i: -1}), axisH - 10, 'start', 'axis-label', 'middle');
+      var lastTime = null;
+      model.events.forEach(function (e, k) {
+        var ex = x({i: k});
+        node('line', {x1: ex, x2: ex, y1: axisH - 4, y2: height, 'class': 'grid'}, svg);
+        if (k % every === 0) text(svg, ex, axisH - 22, '#' + (k + 1), 'axis-label', 'middle');
+        if (num(e.time) !== lastTime) {
+          text(svg, ex, axisH - 8, fmtTime(num(e.time)), 'axis-label', 'middle');
+          lastTime = num(e.time);
+        }
+      });
+    }
+    node('line', {x1: xEndLine, x2: xEndLine, y1: axisH - 4, y2: height, 'class': 'end-line'}, svg);
+    text(svg, Math.min(xEndLine + 4, width - 4), axisH - 26,
+         'end' + (model.endReason ? ' (' + model.endReason + ')' : ''), 'end-label',
+         xEndLine + 90 > width ? 'end' : 'start');
+
+    // Bars and markers; remember where each pod's segments landed, for the arrows.
+    var placed = [];
+    lanes.forEach(function (lane) {
+      lane.tracks.forEach(function (track) {
+        var top = lane.y + laneGap / 2 + track.row * rowH + (rowH - barH) / 2;
+        if (lane.queue) {
+          drawQueueTrack(svg, track, top);
+        } else {
+          track.segs.forEach(function (s) {
+            drawSegment(svg, track.pod, s, top);
+            placed.push({pod: track.pod, seg: s, top: top});
+          });
+        }
+      });
+    });
+
+    // Preemption arrows: from the preemptor's first segment on the victim's node that starts at
+    // or after the Preempted event (its nomination, or its binding) to the victim's marker.
+    model.preemptions.forEach(function (pre) {
+      var victimPlace = null, byPlace = null;
+      placed.forEach(function (pl) {
+        if (pl.pod === pre.victim && pl.seg.preempt && pl.seg.preempt.k === pre.k) victimPlace = pl;
+      });
+      if (!victimPlace) return;
+      placed.forEach(function (pl) {
+        if (pl.pod.name !== pre.e.by || pl.seg.node !== victimPlace.seg.node) return;
+        if (pl.seg.start.i < pre.k) return;
+        if (!byPlace || pl.seg.start.i < byPlace.seg.start.i) byPlace = pl;
+      });
+      if (!byPlace) return;
+      var pdb = !!pre.e.pdbViolation;
+      var ax = x(byPlace.seg.start), ay = byPlace.top + barH / 2;
+      var bx = x({i: pre.k, t: num(pre.e.time)}), by = victimPlace.top + barH / 2;
+      var down = by > ay;
+      ay += down ? barH / 2 : -barH / 2;
+      by += down ? -barH / 2 - 5 : barH / 2 + 5;
+      var bow = Math.abs(ax - bx) < 20 ? 26 : 0;
+      var path = 'M' + ax + ',' + ay + ' C' + (ax + bow) + ',' + (ay + (by - ay) / 3) + ' ' +
+                 (bx + bow) + ',' + (by - (by - ay) / 3) + ' ' + bx + ',' + by;
+      var g = node('g', {'class': 'pod', 'data-pod': pre.victim.name}, svg);
+      title(g, ['Preempted ' + pre.victim.name + ' on ' + victimPlace.seg.node + ' by ' + pre.e.by,
+                pdb ? 'violates a PodDisruptionBudget' : '']);
+      node('path', {d: path, 'class': 'arrow' + (pdb ? ' pdb' : ''),
+                    'marker-end': 'url(#kp-arrow-' + (pdb ? 'pdb' : 'normal') + ')'}, g);
+    });
+
+    chart.appendChild(svg);
+    bindHighlight(svg);
+
+    function podTitle(p) {
+      return [p.name + ' (priority ' + p.priority + ')', p.state ? 'final state: ' + p.state : '',
+              p.group ? 'pod group: ' + p.group : ''];
+    }
+
+    function wrap(p) {
+      var g = node('g', {'class': 'pod', 'data-pod': p.name}, svg);
+      if (p.index >= 0) {
+        g.addEventListener('click', function () { location.hash = 'pod-' + p.index; });
+      }
+      return g;
+    }
+
+    function drawSegment(parent, p, s, top) {
+      var sx = x(s.start), ex = x1Of(s.end);
+      var w = Math.max(4, ex - sx);
+      var color = colorOf(p.priority);
+      var g = wrap(p);
+      var pre = s.preempt ? s.preempt.e : null;
+      var lines = podTitle(p);
+      if (s.kind === 'nominated') {
+        lines.push('nominated to ' + s.node + ' from ' + fmtTime(s.start.t) +
+                   (s.end.open ? '' : ' to ' + fmtTime(s.end.t) + ' (' + s.how + ')'));
+        title(g, lines);
+        node('rect', {x: sx, y: top, width: w, height: barH, rx: 3, fill: color, stroke: color,
+                      'class': 'ghost'}, g);
+        if (s.how === 'cleared' || s.how === 'moved') {
+          var cx = sx + w;
+          node('path', {d: 'M' + (cx - 4) + ',' + (top + 5) + ' l8,8 m0,-8 l-8,8',
+                        'class': 'mark-cleared'}, g);
+        }
+        var nomLabel = shortName(p.name) + ' · nominated';
+        drawLabel(g, sx, w, top, nomLabel, shortName(p.name), 'ghost-label');
+        return;
+      }
+      lines.push('on ' + s.node + ' from ' + (s.start.i < 0 ? 'the start' : fmtTime(s.start.t)) +
+                 (s.end.open ? ' to the end' : ' to ' + fmtTime(s.end.t) + ' (' + s.how + ')'));
+      if (pre) {
+        lines.push('preempted at ' + fmtTime(num(pre.time)) + ' by ' + pre.by +
+                   (pre.byGroup ? ' (pod group ' + pre.byGroup + ')' : ''));
+        if (pre.victimGroup) lines.push('with its pod group ' + pre.victimGroup);
+        if (pre.pdbViolation) lines.push('violates a PodDisruptionBudget');
+      }
+      title(g, lines);
+      node('rect', {x: sx, y: top, width: w, height: barH, rx: 3, fill: color}, g);
+      if (s.termFrom) {
+        var hx = x(s.termFrom);
+        node('rect', {x: hx, y: top, width: Math.max(3, sx + w - hx), height: barH,
+                      fill: 'url(#kp-hatch)'}, g);
+      }
+      if (pre && pre.pdbViolation) {
+        node('rect', {x: sx - 1.5, y: top - 1.5, width: w + 3, height: barH + 3, rx: 4,
+                      'class': 'pdb-outline'}, g);
+      }
+      if (s.how === 'deleted') {
+        node('line', {x1: sx + w, x2: sx + w, y1: top - 2, y2: top + barH + 2,
+                      'class': 'mark-deleted'}, g);
+      }
+      if (s.end.open) {
+        node('path', {d: 'M' + (sx + w) + ',' + top + ' l6,' + barH / 2 + ' l-6,' + barH / 2 +
+                         ' z', fill: color}, g);
+      }
+      var label = shortName(p.name);
+      if (pre) {
+        label += '  ✕ preempted by ' + shortName(pre.by) + (pre.pdbViolation ? ' (PDB!)' : '');
+      }
+      var shift = 0;
+      if (pre) {
+        var mx = x({i: s.preempt.k, t: num(pre.time)});
+        node('path', {d: 'M' + (mx - 6) + ',' + (top - 4) + ' l12,0 l-6,9 z',
+                      'class': 'mark-preempted' + (pre.pdbViolation ? ' pdb' : '')}, g);
+        if (mx - sx < 14) shift = 8;
+      }
+      drawLabel(g, sx + shift, w - shift, top, label, shortName(p.name), 'bar-label');
+    }
+
+    // Writes `label` inside the bar when the bar holds at least `name`, else `name` beside it.
+    function drawLabel(g, sx, w, top, label, name, cls) {
+      var inner = w - 10;
+      if (measure(name) <= inner) {
+        text(g, sx + 6, top + barH - 5, fit(label, inner), cls);
+      } else {
+        text(g, sx + w + 8, top + barH - 5, name, 'ghost-label');
+      }
+    }
+
+    function drawQueueTrack(parent, track, top) {
+      var p = track.pod;
+      var g = wrap(p);
+      var lines = podTitle(p);
+      track.segs.forEach(function (s) {
+        lines.push('pending from ' + fmtTime(s.start.t) +
+                   (s.end.open ? ' to the end' : ' to ' + fmtTime(s.end.t)));
+      });
+      var failures = track.marks.filter(function (m) { return m.type === 'failed'; }).length;
+      if (failures) lines.push(failures + ' FailedScheduling event(s); hover a ◆ for the message');
+      title(g, lines);
+      var labelled = false;
+      track.segs.forEach(function (s) {
+        var sx = x(s.start), w = Math.max(4, x1Of(s.end) - sx);
+        node('rect', {x: sx, y: top, width: w, height: barH, rx: 3, 'class': 'pend'}, g);
+        if (!labelled) {
+          drawLabel(g, sx + 10, w - 10, top, shortName(p.name), shortName(p.name), 'pend-label');
+          labelled = true;
+        }
+      });
+      if (!labelled) {
+        var first = track.marks.length ? x({i: track.marks[0].k, t: 0}) : track.x0;
+        text(g, first + 10, top + barH - 5, shortName(p.name), 'pend-label');
+      }
+      track.marks.forEach(function (m) {
+        var e = model.events[m.k];
+        var mx = x({i: m.k, t: num(e.time)}), my = top + barH / 2;
+        var mg = node('g', {}, g);
+        if (m.type === 'failed') {
+          title(mg, ['FailedScheduling ' + p.name + ' at ' + fmtTime(num(e.time)), e.message]);
+          node('path', {d: 'M' + mx + ',' + (my - 6) + ' l6,6 l-6,6 l-6,-6 z',
+                        'class': 'mark-failed'}, mg);
+        } else {
+          title(mg, ['Created ' + p.name + ' at ' + fmtTime(num(e.time)), e.message]);
+          node('circle', {cx: mx, cy: my, r: 4.5, 'class': 'mark-created'}, mg);
+        }
+      });
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Controls, legend, highlighting.
+
+  function drawControls() {
+    var box = document.getElementById('timeline-controls');
+    if (!box) return;
+    box.textContent = '';
+    var label = document.createElement('span');
+    label.textContent = 'Axis:';
+    box.appendChild(label);
+    [['time', 'Simulated time'], ['sequence', 'Event order']].forEach(function (opt) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = opt[1];
+      b.className = mode === opt[0] ? 'on' : '';
+      b.addEventListener('click', function () {
+        mode = opt[0];
+        drawControls();
+        draw();
+      });
+      box.appendChild(b);
+    });
+    var hint = document.createElement('span');
+    hint.textContent = 'Hover a pod to highlight it everywhere; click it to jump to its row.';
+    hint.style.marginLeft = '12px';
+    box.appendChild(hint);
+  }
+
+  function drawLegend() {
+    var box = document.getElementById('timeline-legend');
+    if (!box) return;
+    function item(html) {
+      var span = document.createElement('span');
+      span.innerHTML = html;
+      box.appendChild(span);
+    }
+    model.priorities.forEach(function (prio) {
+      item('<span class="sw" style="background:' + colorOf(prio) + '"></span>priority ' + prio);
+    });
+    var c = PALETTE[0];
+    item('<svg width="24" height="12"><rect width="24" height="12" rx="2" fill="' + c +
+         '"/><rect width="24" height="12" fill="url(#kp-hatch)"/></svg>terminating (grace period)');
+    item('<svg width="24" height="12"><rect x="1" y="1" width="22" height="10" rx="2" fill="' +
+         c + '" fill-opacity=".14" stroke="' + c + '" stroke-dasharray="4 2"/></svg>nominated');
+    item('<svg width="24" height="12"><rect x="1" y="1" width="22" height="10" rx="2" ' +
+         'fill="#fff" stroke="#adb5bd" stroke-dasharray="3 2"/></svg>pending');
+    item('<svg width="12" height="12"><path d="M0,1 l12,0 l-6,9 z" fill="#e03131"/></svg>' +
+         'Preempted, <svg width="26" height="12"><path d="M2,6 L22,6" stroke="#e03131" ' +
+         'stroke-width="1.6"/><path d="M18,2 L25,6 L18,10 z" fill="#e03131"/></svg>' +
+         'from the preemptor');
+    item('<svg width="24" height="12"><rect x="1.5" y="1.5" width="21" height="9" rx="2" ' +
+         'fill="none" stroke="#a51111" stroke-width="2.5"/></svg>violates a PDB');
+    item('<svg width="12" height="12"><path d="M6,0 l6,6 l-6,6 l-6,-6 z" fill="#e67700"/>' +
+         '</svg>FailedScheduling');
+    item('<svg width="12" height="12"><circle cx="6" cy="6" r="4.5" fill="#fff" ' +
+         'stroke="#5f3dc4" stroke-width="1.5"/></svg>Created');
+  }
+
+  function podSelector(name) {
+    var quoted = window.CSS && CSS.escape ? CSS.escape(name) : name.replace(/["\\]/g, '\\$&');
+    return '[data-pod="' + quoted + '"]';
+  }
+
+  function setHighlight(name, on) {
+    var els = document.querySelectorAll(podSelector(name));
+    for (var i = 0; i < els.length; i++) {
+      var inSvg = els[i].namespaceURI === SVGNS;
+      els[i].classList.toggle(inSvg ? 'sel' : 'hl', on);
+    }
+  }
+
+  function bindHighlight(root) {
+    var els = root.querySelectorAll('[data-pod]');
+    for (var i = 0; i < els.length; i++) {
+      (function (el) {
+        var name = el.getAttribute('data-pod');
+        el.addEventListener('mouseenter', function () { setHighlight(name, true); });
+        el.addEventListener('mouseleave', function () { setHighlight(name, false); });
+      })(els[i]);
+    }
+  }
+
+  function crossHighlight() { bindHighlight(document); }
+})();
