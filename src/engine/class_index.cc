@@ -85,15 +85,29 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
 }
 
 void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
+  if (index.dry_time != now_) {
+    // Unstarted victims count as starting now: those dry runs age with the clock.
+    for (NodeId id : index.time_dependent) {
+      const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+      if (e.dry_valid && e.dry.time_dependent) {
+        index.RemoveDry(id, model_.order_position(id));
+        index.stale_dry.push_back(id);
+      }
+    }
+    index.time_dependent.clear();
+    index.dry_time = now_;
+  }
   for (NodeId id : index.stale_dry) {
     ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
     if (e.dry_valid || e.status.code() != Code::kUnschedulable) continue;
     index.AddDry(id, model_.order_position(id), SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
+    if (index.entries[static_cast<std::size_t>(id)].dry.time_dependent) index.time_dependent.push_back(id);
   }
   index.stale_dry.clear();
 }
 
-Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index) {
+Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
+                                  const std::string* no_preemption) {
   const std::size_t n = model_.node_order().size();
   const NodeId nominated = pod.nominated;
   const std::int32_t nominated_pos = nominated == kNoId ? -1 : model_.order_position(nominated);
@@ -156,6 +170,10 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index) {
     if (plugins[p] > 0) d.rejectors |= PluginMask{1} << p;
   }
   const std::string fit_error = FitErrorFromCounts(n, counts, n, "");
+  if (no_preemption != nullptr) {
+    d.message = fit_error + " preemption: " + *no_preemption;
+    return d;
+  }
   ++preemption_attempts_;
 
   // 1) Eligibility.

@@ -60,6 +60,8 @@ struct Framework::ClassIndex {
   std::size_t failing = 0;
   std::size_t potential = 0;  // status Unschedulable
   std::vector<NodeId> stale_dry;  // potential nodes whose dry run must be recomputed
+  std::vector<NodeId> time_dependent;  // nodes whose dry run used "now" as a start time
+  SimTime dry_time{};
   std::vector<int> dry_counts;    // reasons of potential nodes that are no candidate
   std::size_t dry_failing = 0;
   std::set<CandidateKey> candidates;

@@ -82,6 +82,68 @@ std::int32_t PdbState::DisruptionsAllowed() const {
   return std::max(0, healthy - Desired());
 }
 
+void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& gates) {
+  generic_workload_ = gates.generic_workload;
+  if (!generic_workload_) return;
+  std::unordered_map<std::string, std::int32_t> composites;
+  for (const PodGroup& api : state.pod_groups) {
+    if (api.composite && !gates.composite_pod_group) continue;  // the API is off
+    GroupInfo g;
+    g.api = &api;
+    g.key = api.meta.namespace_ + "/" + api.meta.name;
+    g.composite = api.composite;
+    g.priority = api.priority.value_or(0);
+    g.mode = api.disruption_mode.value_or(DisruptionMode::kSingle);
+    g.gang = gates.gang_scheduling && !api.composite && api.scheduling_policy.gang;
+    g.min_count = g.gang ? api.scheduling_policy.min_count : 0;
+    const auto id = static_cast<std::int32_t>(groups_.size());
+    (api.composite ? composites : group_ids_).emplace(g.key, id);
+    groups_.push_back(std::move(g));
+  }
+  // Parents (CompositePodGroup gate), then roots and `all` ancestors, walking up at most
+  // WorkloadMaxTreeDepth levels and breaking cycles (spec rule 15.4).
+  constexpr int kMaxTreeDepth = 10;
+  for (GroupInfo& g : groups_) {
+    const std::string& parent = g.api->parent_composite_pod_group_name;
+    if (!gates.composite_pod_group || parent.empty()) continue;
+    auto it = composites.find(g.api->meta.namespace_ + "/" + parent);
+    if (it != composites.end()) g.parent = it->second;
+  }
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    std::vector<std::int32_t> path{static_cast<std::int32_t>(i)};
+    for (int depth = 0; depth < kMaxTreeDepth; ++depth) {
+      const std::int32_t parent = groups_[static_cast<std::size_t>(path.back())].parent;
+      if (parent == kNoId || std::find(path.begin(), path.end(), parent) != path.end()) break;
+      path.push_back(parent);
+    }
+    GroupInfo& g = groups_[i];
+    g.root = path.back();
+    for (std::int32_t id : path) {
+      if (groups_[static_cast<std::size_t>(id)].mode == DisruptionMode::kAll) g.all_ancestor = id;
+    }
+    if (!g.composite) {
+      for (std::int32_t id : path) groups_[static_cast<std::size_t>(id)].leaves.push_back(static_cast<std::int32_t>(i));
+    }
+  }
+}
+
+void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
+  if (!generic_workload_ || !info.pod.spec.scheduling_group) return;
+  auto it = group_ids_.find(info.pod.meta.namespace_ + "/" + info.pod.spec.scheduling_group->pod_group_name);
+  if (it == group_ids_.end()) {
+    info.waits_for_group = true;
+    return;
+  }
+  GroupInfo& g = groups_[static_cast<std::size_t>(it->second)];
+  info.group = it->second;
+  g.members.push_back(id);
+  // Rule 16.1: the topmost resolved group's priority; rule 9.3: any group member ranks as a
+  // PodGroup victim.
+  info.victim_priority = groups_[static_cast<std::size_t>(g.root)].priority;
+  info.all_unit = g.all_ancestor;
+  info.type_rank = 2;
+}
+
 PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
   PodInfo info;
   info.pod = pod;
@@ -89,6 +151,7 @@ PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
   info.key = pod.meta.namespace_ + "/" + pod.meta.name;
   info.uid = pod.meta.uid.empty() ? info.key : pod.meta.uid;
   info.priority = pod.spec.priority.value_or(0);
+  info.victim_priority = info.priority;
   info.preemption_policy =
       pod.spec.preemption_policy.value_or(PreemptionPolicy::kPreemptLowerPriority);
   info.request = pod.spec.requests;
@@ -180,10 +243,12 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     pdbs_.push_back(std::move(s));
   }
 
+  BuildGroups(state, options.gates);
   for (const Pod& pod : state.pods) {
     PodInfo info = MakePodInfo(pod, /*is_input=*/true);
     const auto id = static_cast<PodId>(pods_.size());
     pod_ids_.emplace(info.key, id);
+    JoinGroup(info, id);
     const bool terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
     pods_.push_back(std::move(info));
     PodInfo& p = pods_.back();
@@ -196,6 +261,9 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     if (!pod.spec.node_name.empty()) {
       if (auto node = FindNode(pod.spec.node_name)) {
         Bind(id, *node, SimTime{});
+        // Without status.startTime a victim counts as starting "now" at each evaluation
+        // (GetPodStartTime, rule 9.2).
+        p.start_unix_us.reset();
         if (pod.status.start_time) p.start_unix_us = pod.status.start_time->unix_micros;
         if (pod.meta.deletion_timestamp) {
           bool by_preemption = false;
@@ -263,24 +331,88 @@ void ClusterModel::Touch(NodeId node) {
   change_log_.push_back(node);
 }
 
-void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
+void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
   PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
-  if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
   NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
   pod.node = node_id;
-  pod.state = PodState::kRunning;
-  pod.pod.spec.node_name = node.name;
-  pod.scheduled_at = now;
-  pod.start_unix_us = origin_us_ + now.time_since_epoch().count();
-  node.pods.push_back(pod_id);
+  // Keep bind order (a reattached pod goes back where it was).
+  auto at = std::upper_bound(node.pods.begin(), node.pods.end(), pod.bind_seq,
+                             [&](std::uint64_t seq, PodId other) {
+                               return seq < pods_[static_cast<std::size_t>(other)].bind_seq;
+                             });
+  node.pods.insert(at, pod_id);
   node.requested += pod.request;
   node.nonzero_cpu += pod.nonzero_cpu;
   node.nonzero_memory += pod.nonzero_memory;
   Touch(node_id);
   ++generation_;
-  ++progress_generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) ++bound_with_affinity_;
+  if (pod.all_unit != kNoId) ++bound_in_all_units_;
+}
+
+void ClusterModel::RemoveFromNode(PodId pod_id) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  NodeInfo& node = nodes_[static_cast<std::size_t>(pod.node)];
+  node.pods.erase(std::find(node.pods.begin(), node.pods.end(), pod_id));
+  node.requested -= pod.request;
+  node.nonzero_cpu -= pod.nonzero_cpu;
+  node.nonzero_memory -= pod.nonzero_memory;
+  Touch(pod.node);
+  ++generation_;
+  if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;
+  if (pod.all_unit != kNoId) --bound_in_all_units_;
+}
+
+void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
+  pod.bind_seq = ++bind_counter_;
+  AddToNode(pod_id, node_id);
+  pod.state = PodState::kRunning;
+  pod.pod.spec.node_name = nodes_[static_cast<std::size_t>(node_id)].name;
+  pod.scheduled_at = now;
+  pod.start_unix_us = origin_us_ + now.time_since_epoch().count();
+  ++progress_generation_;
   AdjustPdbs(pod, 1, 0);  // a pending pod already counted as expected
+}
+
+void ClusterModel::Assume(PodId pod_id, NodeId node_id) {
+  if (assumed_nomination_.size() <= static_cast<std::size_t>(pod_id)) {
+    assumed_nomination_.resize(static_cast<std::size_t>(pod_id) + 1, kNoId);
+  }
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  assumed_nomination_[static_cast<std::size_t>(pod_id)] = pod.nominated;
+  if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
+  pod.bind_seq = ++bind_counter_;
+  AddToNode(pod_id, node_id);
+}
+
+void ClusterModel::Forget(PodId pod_id) {
+  RemoveFromNode(pod_id);
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  pod.node = kNoId;
+  const NodeId nominated = assumed_nomination_[static_cast<std::size_t>(pod_id)];
+  if (nominated != kNoId) SetNomination(pod_id, nominated);
+}
+
+void ClusterModel::Detach(PodId pod_id) { RemoveFromNode(pod_id); }
+
+void ClusterModel::Reattach(PodId pod_id) {
+  AddToNode(pod_id, pods_[static_cast<std::size_t>(pod_id)].node);
+}
+
+std::vector<PodId> ClusterModel::BoundPodsUnder(std::int32_t ancestor) const {
+  std::vector<PodId> out;
+  for (std::int32_t leaf : groups_[static_cast<std::size_t>(ancestor)].leaves) {
+    for (PodId id : groups_[static_cast<std::size_t>(leaf)].members) {
+      const PodInfo& p = pods_[static_cast<std::size_t>(id)];
+      if ((p.state == PodState::kRunning || p.state == PodState::kTerminating) && p.node != kNoId) {
+        out.push_back(id);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void ClusterModel::MarkTerminating(PodId pod_id, bool by_preemption) {
@@ -298,15 +430,7 @@ void ClusterModel::Remove(PodId pod_id, SimTime now) {
   PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
   if (pod.state == PodState::kDeleted) return;
   if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
-  if (pod.node != kNoId) {
-    NodeInfo& node = nodes_[static_cast<std::size_t>(pod.node)];
-    node.pods.erase(std::find(node.pods.begin(), node.pods.end(), pod_id));
-    node.requested -= pod.request;
-    node.nonzero_cpu -= pod.nonzero_cpu;
-    node.nonzero_memory -= pod.nonzero_memory;
-    Touch(pod.node);
-    if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;
-  }
+  if (pod.node != kNoId) RemoveFromNode(pod_id);
   if (pod.state == PodState::kRunning && pod.node != kNoId) {
     AdjustPdbs(pod, -1, -1);
   } else if (pod.state == PodState::kPending) {
@@ -338,6 +462,7 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
 }
 
 PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime now) {
+  pods_[static_cast<std::size_t>(victim_id)].replaced = true;
   Pod pod = pods_[static_cast<std::size_t>(victim_id)].pod;
   pod.meta.name = std::move(name);
   pod.meta.uid.clear();
@@ -350,6 +475,7 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   info.replacement_of = victim_id;
   const auto id = static_cast<PodId>(pods_.size());
   pod_ids_.emplace(info.key, id);
+  JoinGroup(info, id);
   pods_.push_back(std::move(info));
   AdjustPdbs(pods_.back(), 0, 1);
   ++generation_;

@@ -44,6 +44,16 @@ struct PodInfo {
   bool owned = false;              // has ownerReferences: a controller replaces it when preempted
   bool is_input = true;
   PodId replacement_of = kNoId;
+  bool replaced = false;  // a controller created a replacement for it
+  // Pod groups (GenericWorkload on): the leaf PodGroup, the priority the pod has as a victim
+  // (rule 16.1), the highest `all` ancestor that makes it part of an atomic victim (rule 16.2),
+  // and its victim type rank (rule 9.1/9.3: Pod 1, PodGroup 2).
+  std::int32_t group = kNoId;
+  bool waits_for_group = false;  // names a PodGroup that does not exist: never scheduled
+  std::int32_t victim_priority = 0;
+  std::int32_t all_unit = kNoId;
+  int type_rank = 1;
+  std::uint64_t bind_seq = 0;  // order of binding, keeps `NodeInfo::pods` in bind order
 
   // Live state.
   PodState state = PodState::kPending;
@@ -70,6 +80,27 @@ struct NodeInfo {
   std::vector<PodId> pods;       // bound pods, in bind order
   std::vector<PodId> nominated;  // pods nominated to this node
   std::uint64_t generation = 1;  // bumped on every change of pods or nominations
+};
+
+// A PodGroup or CompositePodGroup (GenericWorkload on), with its place in the hierarchy.
+struct GroupInfo {
+  const PodGroup* api = nullptr;
+  std::string key;  // "ns/name"
+  bool composite = false;
+  std::int32_t parent = kNoId;  // resolved parent CompositePodGroup (CompositePodGroup gate)
+  std::int32_t root = kNoId;    // topmost resolved ancestor (itself when a root)
+  std::int32_t priority = 0;
+  DisruptionMode mode = DisruptionMode::kSingle;
+  std::int32_t all_ancestor = kNoId;  // highest group with mode `all` on the way to the root
+  bool gang = false;                  // gang policy enforced (GangScheduling gate)
+  int min_count = 0;
+  std::vector<std::int32_t> leaves;  // leaf PodGroups at or below this group
+  std::vector<PodId> members;        // pods naming this PodGroup (leaves only)
+  // Outcome bookkeeping.
+  bool rejected = false;
+  std::string message;
+  int preempted = 0;
+  bool preempted_whole = false;
 };
 
 struct PdbState {
@@ -100,6 +131,13 @@ class ClusterModel {
   std::deque<PodInfo>& pods() { return pods_; }
   const std::deque<PodInfo>& pods() const { return pods_; }
   std::vector<PdbState>& pdbs() { return pdbs_; }
+  std::vector<GroupInfo>& groups() { return groups_; }
+  const std::vector<GroupInfo>& groups() const { return groups_; }
+  // Bound pods that belong to a disruptionMode `all` hierarchy: their victims span nodes, so
+  // per-node caches are off while there are any.
+  int bound_pods_in_all_units() const { return bound_in_all_units_; }
+  // All bound pods (running or terminating) of the leaves under group `ancestor`, by pod id.
+  std::vector<PodId> BoundPodsUnder(std::int32_t ancestor) const;
   const std::vector<PdbState>& pdbs() const { return pdbs_; }
   ReasonTable& reasons() { return reasons_; }
   const ReasonTable& reasons() const { return reasons_; }
@@ -118,6 +156,12 @@ class ClusterModel {
   void MarkTerminating(PodId pod, bool by_preemption);
   void Remove(PodId pod, SimTime now);  // a bound or pending pod is gone
   void SetNomination(PodId pod, NodeId node);  // kNoId clears
+  // Tentative changes for pod-group cycles and workload-aware preemption, always undone before
+  // the cycle ends: they move resources but not state, events or PDB counts.
+  void Assume(PodId pod, NodeId node);  // a pending pod counts on `node`; its nomination hides
+  void Forget(PodId pod);               // undoes Assume
+  void Detach(PodId pod);               // a bound pod stops counting on its node
+  void Reattach(PodId pod);             // undoes Detach
   // Creates the pending replacement for `victim` (its controller's new pod).
   PodId AddReplacement(PodId victim, std::string name, SimTime now);
 
@@ -144,12 +188,22 @@ class ClusterModel {
  private:
   void Classify(PodInfo& info);
   void Touch(NodeId node);
+  void BuildGroups(const ClusterState& state, const FeatureGates& gates);
+  void JoinGroup(PodInfo& info, PodId id);
+  void AddToNode(PodId pod, NodeId node);
+  void RemoveFromNode(PodId pod);
   void AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta);
   PodInfo MakePodInfo(const Pod& pod, bool is_input);
 
   std::vector<NodeInfo> nodes_;
   std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
   std::vector<PdbState> pdbs_;
+  std::vector<GroupInfo> groups_;
+  std::unordered_map<std::string, std::int32_t> group_ids_;  // leaf PodGroups by "ns/name"
+  std::vector<NodeId> assumed_nomination_;                   // by PodId, for Assume/Forget
+  bool generic_workload_ = false;
+  int bound_in_all_units_ = 0;
+  std::uint64_t bind_counter_ = 0;
   std::vector<NodeId> node_order_;
   std::vector<std::int32_t> order_pos_;
   std::vector<NodeId> change_log_;

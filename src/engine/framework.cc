@@ -75,7 +75,8 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
 }
 
 bool Framework::CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
-  return !options_.disable_caches && affinity == nullptr;
+  // Inter-pod affinity and `all` group victims make a node's result depend on other nodes.
+  return !options_.disable_caches && affinity == nullptr && model_.bound_pods_in_all_units() == 0;
 }
 
 Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
@@ -206,15 +207,6 @@ std::string Framework::FitErrorFromCounts(std::size_t num_nodes, const std::vect
   return fmt::format("0/{} nodes are available: {}.", num_nodes, fmt::join(parts, ", "));
 }
 
-bool Framework::MoreImportant(const PodInfo& a, const PodInfo& b) const {
-  // MoreImportantVictim (rule 9.1) for single-pod victims.
-  if (a.priority != b.priority) return a.priority > b.priority;
-  if (a.start_unix_us && b.start_unix_us && *a.start_unix_us != *b.start_unix_us) {
-    return *a.start_unix_us < *b.start_unix_us;
-  }
-  return a.uid < b.uid;
-}
-
 std::optional<std::string> Framework::Ineligible(const PodInfo& pod,
                                                  const std::vector<Status>& statuses) {
   // Mirrors PodEligibleToPreemptOthers (default_preemption.go).
@@ -226,7 +218,8 @@ std::optional<std::string> Framework::Ineligible(const PodInfo& pod,
     if (s.code() == Code::kUnschedulableAndUnresolvable) return std::nullopt;
     for (PodId other_id : model_.nodes()[static_cast<std::size_t>(pod.nominated)].pods) {
       const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
-      if (other.priority < pod.priority && other.IsTerminating() && other.terminating_by_preemption) {
+      if (other.victim_priority < pod.priority && other.IsTerminating() &&
+          other.terminating_by_preemption) {
         return std::string("not eligible due to a terminating pod on the nominated node.");
       }
     }
@@ -234,120 +227,79 @@ std::optional<std::string> Framework::Ineligible(const PodInfo& pod,
   return std::nullopt;
 }
 
-DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
-                                            const AffinityState* affinity,
-                                            CandidateOutcome* trace, const PodInfo* exclude) {
-  // Mirrors SelectVictimsOnNode (default_preemption.go), steps as in spec §8.
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
-  DryRunResult result;
-  // 1) Eligible victims: strictly lower priority.
-  std::vector<PodId> potential;
-  for (PodId other : node.pods) {
-    if (model_.pods()[static_cast<std::size_t>(other)].priority < pod.priority) {
-      potential.push_back(other);
+std::int64_t Framework::StartTime(const PodInfo& pod) const {
+  // GetPodStartTime: a pod that has not started counts as starting now.
+  if (pod.start_unix_us) return *pod.start_unix_us;
+  time_dependent_ = true;
+  return model_.origin_unix_us() + now_.time_since_epoch().count();
+}
+
+VictimUnit Framework::MakeUnit(PodId encountering) const {
+  // Rule 16.2: a pod under a disruptionMode `all` ancestor brings every scheduled pod of the
+  // highest such ancestor's hierarchy; otherwise it is its own victim.
+  const PodInfo& p = model_.pods()[static_cast<std::size_t>(encountering)];
+  VictimUnit unit;
+  unit.priority = p.victim_priority;
+  unit.rank = p.type_rank;
+  if (p.all_unit != kNoId) {
+    unit.pods = model_.BoundPodsUnder(p.all_unit);
+    if (!unit.pods.empty()) {
+      unit.all_group = p.all_unit;
+      unit.rank = model_.groups()[static_cast<std::size_t>(p.all_unit)].composite ? 3 : 2;
     }
   }
-  if (potential.empty()) {
-    result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
-    result.status.AddReason(no_victims_reason_);
-    return result;
+  if (unit.pods.empty()) unit.pods.push_back(encountering);
+  unit.earliest_start = std::numeric_limits<std::int64_t>::max();
+  for (PodId id : unit.pods) {
+    const PodInfo& member = model_.pods()[static_cast<std::size_t>(id)];
+    unit.earliest_start = std::min(unit.earliest_start, StartTime(member));
   }
-  // 2) Remove them all.
-  ResourceList requested = node.requested;
-  std::optional<AffinityState> state;
-  if (affinity != nullptr) state = *affinity;
-  for (PodId v : potential) {
-    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
-    requested -= victim.request;
-    if (state) state->AddPod(model_, victim, node, -1);
-  }
-  // 3) The pod must fit with all of them gone.
-  Status fits = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
-  if (trace != nullptr) trace->free_after_removal = FreeResources(node, requested);
-  if (!fits.IsSuccess()) {
-    result.status = fits;
-    return result;
-  }
-  // 4) Most important first.
-  std::sort(potential.begin(), potential.end(), [&](PodId a, PodId b) {
-    return MoreImportant(model_.pods()[static_cast<std::size_t>(a)],
-                         model_.pods()[static_cast<std::size_t>(b)]);
-  });
-  // 5) PDB classification (rule 8.7): budgets consumed in importance order.
+  unit.pod_violating.assign(unit.pods.size(), false);
+  return unit;
+}
+
+bool Framework::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const {
+  // MoreImportantVictim (rule 9.1).
+  if (a.priority != b.priority) return a.priority > b.priority;
+  if (a.rank != b.rank) return a.rank > b.rank;
+  if (a.pods.size() != b.pods.size()) return a.pods.size() > b.pods.size();
+  if (a.earliest_start != b.earliest_start) return a.earliest_start < b.earliest_start;
+  return model_.pods()[static_cast<std::size_t>(a.pods.front())].uid <
+         model_.pods()[static_cast<std::size_t>(b.pods.front())].uid;
+}
+
+void Framework::ClassifyPdbViolations(std::vector<VictimUnit>& units) const {
+  // Rule 8.7: budgets start at disruptionsAllowed and are consumed in importance order.
   std::vector<std::int32_t> budgets;
   budgets.reserve(model_.pdbs().size());
   for (const PdbState& pdb : model_.pdbs()) budgets.push_back(pdb.DisruptionsAllowed());
-  std::vector<PodId> violating, non_violating;
-  for (PodId v : potential) {
-    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
-    bool is_violating = false;
-    for (std::int32_t pdb_index : victim.pdbs) {
-      const PdbState& pdb = model_.pdbs()[static_cast<std::size_t>(pdb_index)];
-      if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(),
-                             victim.pod.meta.name)) {
-        continue;
+  for (VictimUnit& unit : units) {
+    unit.violating_pods = 0;
+    for (std::size_t i = 0; i < unit.pods.size(); ++i) {
+      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(unit.pods[i])];
+      bool is_violating = false;
+      for (std::int32_t pdb_index : victim.pdbs) {
+        const PdbState& pdb = model_.pdbs()[static_cast<std::size_t>(pdb_index)];
+        if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(),
+                               victim.pod.meta.name)) {
+          continue;
+        }
+        if (--budgets[static_cast<std::size_t>(pdb_index)] < 0) {
+          is_violating = true;
+          break;
+        }
       }
-      if (--budgets[static_cast<std::size_t>(pdb_index)] < 0) {
-        is_violating = true;
-        break;
-      }
+      unit.pod_violating[i] = is_violating;
+      unit.violating_pods += is_violating ? 1 : 0;
     }
-    (is_violating ? violating : non_violating).push_back(v);
   }
-  // 6) Reprieve: PDB-violating victims first, then the rest, most important first.
-  Candidate candidate;
-  candidate.node = node_id;
-  bool from_violating = false, from_non_violating = false;
-  auto reprieve = [&](PodId v, bool is_violating) {
-    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v)];
-    requested += victim.request;
-    if (state) state->AddPod(model_, victim, node, +1);
-    Status s = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
-    if (!s.IsSuccess()) {
-      requested -= victim.request;
-      if (state) state->AddPod(model_, victim, node, -1);
-      candidate.victims.push_back(Victim{v, is_violating});
-      if (is_violating) {
-        ++candidate.pdb_violations;
-        from_violating = true;
-      } else {
-        from_non_violating = true;
-      }
-    }
-    if (trace == nullptr) return;
-    ReprieveStep step;
-    step.pod = victim.key;
-    step.priority = victim.priority;
-    step.pdb_violating = is_violating;
-    step.reprieved = s.IsSuccess();
-    if (step.reprieved) {
-      step.why = "the preemptor still fits with it back";
-      trace->reprieved.push_back(victim.key);
-    } else {
-      std::vector<std::string> reasons;
-      for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
-      step.why = fmt::format("with it back: {}", fmt::join(reasons, ", "));
-    }
-    step.free_after = FreeResources(node, requested);
-    trace->steps.push_back(std::move(step));
-  };
-  for (PodId v : violating) reprieve(v, true);
-  for (PodId v : non_violating) reprieve(v, false);
-  if (from_violating && from_non_violating) {
-    std::sort(candidate.victims.begin(), candidate.victims.end(), [&](const Victim& a, const Victim& b) {
-      return MoreImportant(model_.pods()[static_cast<std::size_t>(a.pod)],
-                           model_.pods()[static_cast<std::size_t>(b.pod)]);
-    });
-  }
-  if (candidate.victims.empty()) {
-    result.status = Status(Code::kError, PluginId::kDefaultPreemption);
-    result.status.AddReason(model_.reasons().Intern(
-        fmt::format("expected at least one victim pod on node \"{}\"", node.name)));
-    return result;
-  }
-  // Scores for pickOneNodeForPreemption.
+}
+
+void Framework::ScoreCandidate(Candidate& candidate) const {
+  // The values pickOneNodeForPreemption compares, over victim pods (pod priorities).
   const PodInfo& top = model_.pods()[static_cast<std::size_t>(candidate.victims.front().pod)];
   candidate.highest_priority = top.priority;
+  candidate.priority_sum = 0;
   std::int64_t max_priority = std::numeric_limits<std::int64_t>::min();
   for (const Victim& v : candidate.victims) {
     const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
@@ -358,10 +310,132 @@ DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
   for (const Victim& v : candidate.victims) {
     const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
     if (victim.priority == max_priority) {
-      candidate.latest_start = std::min(candidate.latest_start,
-                                        victim.start_unix_us.value_or(std::numeric_limits<std::int64_t>::min()));
+      candidate.latest_start = std::min(candidate.latest_start, StartTime(victim));
     }
   }
+}
+
+std::string Framework::UnitName(const VictimUnit& unit) const {
+  const std::string& first = model_.pods()[static_cast<std::size_t>(unit.pods.front())].key;
+  if (unit.all_group == kNoId) return first;
+  return fmt::format("{} (with all {} pods of pod group {}, disruptionMode All)", first,
+                     unit.pods.size(), model_.groups()[static_cast<std::size_t>(unit.all_group)].key);
+}
+
+DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
+                                            const AffinityState* affinity,
+                                            CandidateOutcome* trace, const PodInfo* exclude) {
+  time_dependent_ = false;
+  DryRunResult result = SelectVictimsOnNodeImpl(pod, node_id, affinity, trace, exclude);
+  result.time_dependent = time_dependent_;
+  return result;
+}
+
+DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_id,
+                                                const AffinityState* affinity,
+                                                CandidateOutcome* trace, const PodInfo* exclude) {
+  // Mirrors SelectVictimsOnNode (default_preemption.go), steps as in spec §8, with the
+  // preemption units of §16.
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  DryRunResult result;
+  // 1) Eligible victims: strictly lower (group-aware) priority.
+  std::vector<VictimUnit> units;
+  std::vector<std::int32_t> seen_groups;
+  for (PodId other : node.pods) {
+    const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
+    if (o.victim_priority >= pod.priority) continue;
+    if (o.all_unit != kNoId) {
+      if (std::find(seen_groups.begin(), seen_groups.end(), o.all_unit) != seen_groups.end()) continue;
+      seen_groups.push_back(o.all_unit);
+    }
+    units.push_back(MakeUnit(other));
+  }
+  if (units.empty()) {
+    result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
+    result.status.AddReason(no_victims_reason_);
+    return result;
+  }
+  // 2) Remove them all: this node's resources; affinity counts wherever the pods are.
+  ResourceList requested = node.requested;
+  std::optional<AffinityState> state;
+  if (affinity != nullptr) state = *affinity;
+  auto shift = [&](const VictimUnit& unit, int delta) {
+    for (PodId id : unit.pods) {
+      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(id)];
+      if (victim.node == node_id) {
+        if (delta < 0) requested -= victim.request;
+        else requested += victim.request;
+      }
+      if (state) state->AddPod(model_, victim, model_.nodes()[static_cast<std::size_t>(victim.node)], delta);
+    }
+  };
+  for (const VictimUnit& unit : units) shift(unit, -1);
+  // 3) The pod must fit with all of them gone.
+  Status fits = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
+  if (trace != nullptr) trace->free_after_removal = FreeResources(node, requested);
+  if (!fits.IsSuccess()) {
+    result.status = fits;
+    return result;
+  }
+  // 4) Most important first; 5) PDB classification.
+  std::sort(units.begin(), units.end(),
+            [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+  ClassifyPdbViolations(units);
+  // 6) Reprieve: PDB-violating victims first, then the rest, most important first.
+  Candidate candidate;
+  candidate.node = node_id;
+  std::vector<const VictimUnit*> chosen;
+  bool from_violating = false, from_non_violating = false;
+  auto reprieve = [&](const VictimUnit& unit) {
+    const bool is_violating = unit.violating_pods > 0;
+    shift(unit, +1);
+    Status s = FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
+    if (!s.IsSuccess()) {
+      shift(unit, -1);
+      chosen.push_back(&unit);
+      candidate.pdb_violations += unit.violating_pods;
+      (is_violating ? from_violating : from_non_violating) = true;
+    }
+    if (trace == nullptr) return;
+    ReprieveStep step;
+    step.pod = UnitName(unit);
+    step.priority = unit.priority;
+    step.pdb_violating = is_violating;
+    step.reprieved = s.IsSuccess();
+    if (step.reprieved) {
+      step.why = "the preemptor still fits with it back";
+      trace->reprieved.push_back(step.pod);
+    } else {
+      std::vector<std::string> reasons;
+      for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
+      step.why = fmt::format("with it back: {}", fmt::join(reasons, ", "));
+    }
+    step.free_after = FreeResources(node, requested);
+    trace->steps.push_back(std::move(step));
+  };
+  for (const VictimUnit& unit : units) {
+    if (unit.violating_pods > 0) reprieve(unit);
+  }
+  for (const VictimUnit& unit : units) {
+    if (unit.violating_pods == 0) reprieve(unit);
+  }
+  if (from_violating && from_non_violating) {
+    std::sort(chosen.begin(), chosen.end(), [&](const VictimUnit* a, const VictimUnit* b) {
+      return MoreImportantUnit(*a, *b);
+    });
+  }
+  for (const VictimUnit* unit : chosen) {
+    for (std::size_t i = 0; i < unit->pods.size(); ++i) {
+      candidate.victims.push_back(Victim{unit->pods[i], unit->pod_violating[i], unit->all_group});
+    }
+  }
+  if (candidate.victims.empty()) {
+    result.status = Status(Code::kError, PluginId::kDefaultPreemption);
+    result.status.AddReason(model_.reasons().Intern(
+        fmt::format("expected at least one victim pod on node \"{}\"", node.name)));
+    return result;
+  }
+  ScoreCandidate(candidate);
   if (trace != nullptr) {
     for (const Victim& v : candidate.victims) {
       trace->victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
@@ -383,7 +457,9 @@ const DryRunResult& Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
   }
   DryRunCacheEntry& entry = dry_run_cache_[static_cast<std::size_t>(node_id)];
   if (entry.cls != pod.equivalence_class || entry.generation != node.generation ||
-      entry.pdb_generation != model_.pdb_generation()) {
+      entry.pdb_generation != model_.pdb_generation() ||
+      (entry.result.time_dependent && entry.computed_at != now_)) {
+    entry.computed_at = now_;
     entry.cls = pod.equivalence_class;
     entry.generation = node.generation;
     entry.pdb_generation = model_.pdb_generation();
@@ -551,7 +627,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   return d;
 }
 
-Decision Framework::Decide(PodId pod_id, ExplainResult* trace) {
+Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string* no_preemption) {
   const PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
   const auto& order = model_.node_order();
   const std::size_t num_nodes = order.size();
@@ -581,7 +657,9 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace) {
       return d;
     }
   }
-  if (trace == nullptr && IndexUsable(pod, affinity)) return DecideIndexed(pod, IndexFor(pod));
+  if (trace == nullptr && IndexUsable(pod, affinity)) {
+    return DecideIndexed(pod, IndexFor(pod), no_preemption);
+  }
   // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
   // where the previous cycle stopped. `explain` evaluates every node but decides the same way.
   const std::size_t to_find = NumFeasibleNodesToFind(num_nodes);
@@ -625,6 +703,12 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace) {
     if (!s.IsSuccess()) rejectors |= MaskOf(s.plugin());
   }
   const std::string fit_error = FitErrorText(num_nodes, statuses, "");
+  if (no_preemption != nullptr) {
+    d.rejectors = rejectors;
+    d.message = fit_error + " preemption: " + *no_preemption;
+    if (trace) trace->message = d.message;
+    return d;
+  }
   d = Preempt(pod, statuses, fit_error, rejectors, affinity, trace);
   if (trace) trace->message = d.message;
   return d;

@@ -21,10 +21,23 @@
 
 namespace kpsim::engine {
 
-// A preemption victim as the dry run found it.
+// A preemption victim pod as the dry run found it.
 struct Victim {
   PodId pod = kNoId;
   bool pdb_violating = false;
+  std::int32_t all_group = kNoId;  // the `all` group it goes with, if any
+};
+
+// A preemption unit (rule 16.2): one pod, or every scheduled pod of a disruptionMode `all`
+// hierarchy, which goes as one.
+struct VictimUnit {
+  std::vector<PodId> pods;  // by pod id
+  std::int32_t priority = 0;  // group-aware (rule 16.1)
+  int rank = 1;               // Pod 1, PodGroup 2, CompositePodGroup 3
+  std::int64_t earliest_start = 0;
+  std::int32_t all_group = kNoId;
+  std::vector<bool> pod_violating;  // per pod, from ClassifyPdbViolations
+  int violating_pods = 0;
 };
 
 // What preemption would do on one node (a candidate), with the scores of the tie-breakers.
@@ -41,6 +54,7 @@ struct Candidate {
 struct DryRunResult {
   Status status;  // Success: `candidate` is set
   std::optional<Candidate> candidate;
+  bool time_dependent = false;  // a victim without a start time counted as starting now
 };
 
 struct Decision {
@@ -53,9 +67,23 @@ struct Decision {
   PluginMask rejectors = 0;
 };
 
-// Collects what `explain` shows. All pointers optional.
-struct ExplainTrace {
-  ExplainResult* out = nullptr;
+// One placement of a pod group's pending pods (rule 17.3), computed tentatively and undone.
+struct GroupPlacement {
+  bool feasible = false;
+  std::vector<std::pair<PodId, NodeId>> assigned;    // in scheduling order
+  std::vector<std::pair<PodId, std::string>> failed;  // pods that did not fit, with why
+  std::string message;  // why the group as a whole is unschedulable
+  PluginMask rejectors = 0;
+};
+
+// What workload-aware preemption (spec §18) decided for a group.
+struct GroupPreemption {
+  enum class Kind : std::uint8_t { kFail, kWait, kPreempt };
+  Kind kind = Kind::kFail;
+  std::string message;  // the PostFilter status text
+  std::vector<Victim> victims;  // every pod of every victim unit
+  int units = 0;
+  std::vector<std::pair<PodId, NodeId>> assignments;  // nominations for the member pods
 };
 
 class Framework {
@@ -66,11 +94,25 @@ class Framework {
   Framework& operator=(const Framework&) = delete;
 
   // Decides what scheduling `pod` now would do. `trace` (may be null) receives the explanation.
-  Decision Decide(PodId pod, ExplainResult* trace);
+  // With `no_preemption` set, PostFilter does not run and its status is that text (pods
+  // scheduled within a pod-group cycle, rule 17.4).
+  Decision Decide(PodId pod, ExplainResult* trace, const std::string* no_preemption = nullptr);
+
+  // Pod groups (GenericWorkload): the pending pods of root group `root` in scheduling order
+  // (rule 17.2), the pre-cycle validation (rule 17.1), one tentative placement (rule 17.3, the
+  // model is unchanged afterwards) and workload-aware preemption (§18).
+  std::vector<PodId> PendingMembers(std::int32_t root) const;
+  std::optional<std::string> ValidateGroup(std::int32_t root) const;
+  GroupPlacement PlaceGroup(std::int32_t root, const std::vector<PodId>& pending);
+  GroupPreemption PreemptGroup(std::int32_t root, const std::vector<PodId>& pending,
+                               std::vector<ReprieveStep>* trace);
 
   // Statistics: dry runs asked for (cached or not), preemption attempts.
   std::int64_t dry_runs() const { return dry_runs_; }
   std::int64_t preemption_attempts() const { return preemption_attempts_; }
+
+  // The simulated time of the cycle being decided (start times of unstarted victims).
+  void SetNow(SimTime now) { now_ = now; }
 
   // The seeded generator shared by scoring ties, candidate sampling and replacement names.
   std::mt19937_64& rng() { return rng_; }
@@ -93,6 +135,8 @@ class Framework {
   std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses);
   DryRunResult SelectVictimsOnNode(const PodInfo& pod, NodeId node, const AffinityState* affinity,
                                    CandidateOutcome* trace, const PodInfo* exclude);
+  DryRunResult SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node, const AffinityState* affinity,
+                                       CandidateOutcome* trace, const PodInfo* exclude);
   // The dry run of `node`, from the per-node cache when valid; uncached results live in
   // `scratch` (the reference stays valid while `scratch` lives).
   const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
@@ -113,8 +157,14 @@ class Framework {
   ClassIndex& IndexFor(const PodInfo& pod);
   void RefreshIndex(ClassIndex& index, const PodInfo& pod);
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
-  Decision DecideIndexed(const PodInfo& pod, ClassIndex& index);
-  bool MoreImportant(const PodInfo& a, const PodInfo& b) const;
+  Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
+  Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state
+  std::int64_t StartTime(const PodInfo& pod) const;  // notes time dependence
+  VictimUnit MakeUnit(PodId encountering) const;
+  bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const;
+  void ClassifyPdbViolations(std::vector<VictimUnit>& units) const;  // REQUIRES: sorted
+  void ScoreCandidate(Candidate& candidate) const;  // REQUIRES: victims not empty
+  std::string UnitName(const VictimUnit& unit) const;
   bool CachesUsable(const PodInfo& pod, const AffinityState* affinity) const;
 
   ClusterModel& model_;
@@ -122,6 +172,8 @@ class Framework {
   Filters filters_;
   std::mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
+  SimTime now_{};
+  mutable bool time_dependent_ = false;
   std::int64_t dry_runs_ = 0;
   std::int64_t preemption_attempts_ = 0;
 
@@ -134,6 +186,7 @@ class Framework {
     std::int32_t cls = -1;
     std::uint64_t generation = 0;
     std::uint64_t pdb_generation = 0;
+    SimTime computed_at{};
     DryRunResult result;
   };
   std::vector<FilterCacheEntry> filter_cache_;

@@ -1,6 +1,7 @@
 #include "engine/queue.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kpsim::engine {
 namespace {
@@ -38,30 +39,48 @@ SimTime CeilToSecond(SimTime t) {
 SchedulingQueue::SchedulingQueue(ClusterModel& model, QueueOptions options)
     : model_(model), options_(options) {}
 
+std::size_t SchedulingQueue::Slot(PodId entity) {
+  // Pods at even slots, groups (negative ids) at odd ones.
+  return entity >= 0 ? static_cast<std::size_t>(entity) * 2
+                     : static_cast<std::size_t>(-static_cast<std::int64_t>(entity) - 1) * 2 + 1;
+}
+
+std::int64_t SchedulingQueue::PriorityOf(PodId entity) const {
+  if (entity >= 0) return model_.pods()[static_cast<std::size_t>(entity)].priority;
+  return model_.groups()[static_cast<std::size_t>(GroupOf(entity))].priority;
+}
+
 SchedulingQueue::Entry& SchedulingQueue::entry(PodId pod) {
-  const auto i = static_cast<std::size_t>(pod);
+  const auto i = Slot(pod);
   if (entries_.size() <= i) entries_.resize(i + 1);
   return entries_[i];
 }
 
 SchedulingQueue::ActiveKey SchedulingQueue::KeyOf(PodId pod) const {
-  const Entry& e = entries_[static_cast<std::size_t>(pod)];
-  return {-static_cast<std::int64_t>(model_.pods()[static_cast<std::size_t>(pod)].priority),
-          e.timestamp, e.seq, pod};
+  const Entry& e = entries_[Slot(pod)];
+  return {-PriorityOf(pod), e.timestamp, e.seq, pod};
 }
 
 SchedulingQueue::BackoffKey SchedulingQueue::BackoffKeyOf(PodId pod) const {
-  const Entry& e = entries_[static_cast<std::size_t>(pod)];
-  return {e.backoff_expiry,
-          -static_cast<std::int64_t>(model_.pods()[static_cast<std::size_t>(pod)].priority),
-          e.timestamp, e.seq, pod};
+  const Entry& e = entries_[Slot(pod)];
+  return {e.backoff_expiry, -PriorityOf(pod), e.timestamp, e.seq, pod};
 }
 
-SimDuration SchedulingQueue::BackoffDuration(int attempts) const {
+SimDuration SchedulingQueue::BackoffDuration(PodId entity, int attempts) const {
   if (attempts <= 0 || options_.max_backoff.count() == 0) return SimDuration{0};
+  SimDuration cap = options_.max_backoff;
+  if (entity < 0) {
+    // Multi-pod entities: the cap grows with the square root of their size (rule 3.3).
+    std::size_t size = 0;
+    for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(GroupOf(entity))].leaves) {
+      size += model_.groups()[static_cast<std::size_t>(leaf)].members.size();
+    }
+    cap = SimDuration{static_cast<std::int64_t>(static_cast<double>(cap.count()) *
+                                                std::sqrt(static_cast<double>(std::max<std::size_t>(size, 1))))};
+  }
   SimDuration d = options_.initial_backoff;
-  for (int i = 1; i < attempts && d < options_.max_backoff; ++i) d *= 2;
-  return std::min(d, options_.max_backoff);
+  for (int i = 1; i < attempts && d < cap; ++i) d *= 2;
+  return std::min(d, cap);
 }
 
 void SchedulingQueue::Detach(PodId pod) {
@@ -108,7 +127,7 @@ void SchedulingQueue::AddUnschedulable(PodId pod, PluginMask rejectors, SimTime 
   e.seq = next_seq_++;
   e.rejectors = rejectors;
   e.progress_seen = model_.progress_generation();
-  SimTime expiry = now + BackoffDuration(e.attempts);
+  SimTime expiry = now + BackoffDuration(pod, e.attempts);
   e.backoff_expiry = options_.pop_from_backoff_q ? FloorToSecond(expiry) : expiry;
   if (rejectors == 0) {
     // No plugin rejected it (an error): queue after backoff.
@@ -122,8 +141,17 @@ void SchedulingQueue::AddUnschedulable(PodId pod, PluginMask rejectors, SimTime 
 
 void SchedulingQueue::Remove(PodId pod) { Detach(pod); }
 
+void SchedulingQueue::Activate(PodId entity, SimTime now) {
+  const Where where = entry(entity).where;
+  if (where == Where::kNone) {
+    Add(entity, now);
+  } else if (where == Where::kUnschedulable) {
+    MoveOut(entity, now);
+  }
+}
+
 bool SchedulingQueue::IsUnschedulable(PodId pod) const {
-  const auto i = static_cast<std::size_t>(pod);
+  const auto i = Slot(pod);
   return i < entries_.size() && entries_[i].where == Where::kUnschedulable;
 }
 
@@ -143,7 +171,7 @@ void SchedulingQueue::OnEvent(ClusterEvent event, SimTime now) {
   const PluginMask interest = InterestedIn(event);
   std::vector<PodId> moving;
   for (PodId pod : unschedulable_) {
-    if (entries_[static_cast<std::size_t>(pod)].rejectors & interest) moving.push_back(pod);
+    if (entries_[Slot(pod)].rejectors & interest) moving.push_back(pod);
   }
   for (PodId pod : moving) MoveOut(pod, now);
 }
@@ -162,7 +190,7 @@ void SchedulingQueue::Flush(SimTime now) {
   if (now.time_since_epoch().count() % interval != 0) return;
   std::vector<PodId> moving;
   for (PodId pod : unschedulable_) {
-    const Entry& e = entries_[static_cast<std::size_t>(pod)];
+    const Entry& e = entries_[Slot(pod)];
     if (now - e.timestamp > options_.max_in_unschedulable &&
         e.progress_seen != model_.progress_generation()) {
       moving.push_back(pod);
@@ -183,7 +211,7 @@ std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
   }
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
   for (PodId pod : unschedulable_) {
-    const Entry& e = entries_[static_cast<std::size_t>(pod)];
+    const Entry& e = entries_[Slot(pod)];
     // A pod that has seen no progress since its attempt would fail again identically.
     if (e.progress_seen == model_.progress_generation()) continue;
     const std::int64_t due = (e.timestamp + options_.max_in_unschedulable).time_since_epoch().count();

@@ -32,6 +32,10 @@ struct QueueOptions {
   bool pop_from_backoff_q = true;  // SchedulerPopFromBackoffQ
 };
 
+// Entities are pods (their PodId) or root pod groups (`GroupEntity(root)`, negative ids).
+inline PodId GroupEntity(std::int32_t root) { return -root - 1; }
+inline std::int32_t GroupOf(PodId entity) { return -entity - 1; }
+
 class SchedulingQueue {
  public:
   SchedulingQueue(ClusterModel& model, QueueOptions options);
@@ -44,6 +48,9 @@ class SchedulingQueue {
   // After a failed attempt: the pod goes to the unschedulable pool, remembering which plugins
   // rejected it and the cluster progress it saw.
   void AddUnschedulable(PodId pod, PluginMask rejectors, SimTime now);
+  // Makes sure `entity` will be attempted: adds it if it is not queued, moves it out of the
+  // unschedulable pool if it is there (a pod group whose new member just arrived).
+  void Activate(PodId entity, SimTime now);
   // Forgets a pod (bound or deleted).
   void Remove(PodId pod);
 
@@ -56,7 +63,7 @@ class SchedulingQueue {
   std::optional<SimTime> NextFlushTime(SimTime now) const;
 
   bool Empty() const { return active_.empty() && backoff_.empty(); }
-  int attempts(PodId pod) const { return entries_[static_cast<std::size_t>(pod)].attempts; }
+  int attempts(PodId pod) const { return entries_[Slot(pod)].attempts; }
   bool IsUnschedulable(PodId pod) const;
 
  private:
@@ -76,7 +83,9 @@ class SchedulingQueue {
   Entry& entry(PodId pod);
   ActiveKey KeyOf(PodId pod) const;
   BackoffKey BackoffKeyOf(PodId pod) const;
-  SimDuration BackoffDuration(int attempts) const;
+  SimDuration BackoffDuration(PodId entity, int attempts) const;
+  static std::size_t Slot(PodId entity);
+  std::int64_t PriorityOf(PodId entity) const;
   void MoveOut(PodId pod, SimTime now);  // from the pool to backoffQ or activeQ
   void Detach(PodId pod);
 

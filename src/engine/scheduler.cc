@@ -45,7 +45,16 @@ class Simulator {
   }
 
   void Schedule(PodId pod);
+  void ScheduleGroup(std::int32_t root);
   void Actuate(PodId preemptor, const Decision& decision);
+  // Marks `victims` as preempted by `by` (and `by_group`), with graceful termination and
+  // replacements for owned pods.
+  void PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by, const std::string& by_group,
+                      const std::string& node_for_message);
+  void ClearLowerNominations(NodeId node, PodId preemptor, std::int32_t priority,
+                             const std::string& preemptor_key);
+  // Queues a pending pod, or its root group when it is scheduled through its group.
+  void Enqueue(PodId pod);
   void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
   void AddTimed(SimTime at, TimedKind kind, PodId pod) {
     timed_.push(Timed{at, timed_seq_++, kind, pod});
@@ -100,8 +109,7 @@ void Simulator::ProcessTimed(const Timed& t) {
     case TimedKind::kArrival:
       if (pod.state != PodState::kPending) return;
       Emit(EventReason::kCreated, pod, "", "pod created; it enters the scheduling queue");
-      pod.in_queue = true;
-      queue_.Add(t.pod, now_);
+      Enqueue(t.pod);
       return;
     case TimedKind::kTerminationDone: {
       if (pod.state != PodState::kTerminating) return;
@@ -115,41 +123,75 @@ void Simulator::ProcessTimed(const Timed& t) {
   }
 }
 
-void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
-  // Mirrors the executor's async preemption (spec §12.3): clear lower nominations, then preempt
-  // every victim; the preemptor is nominated.
-  PodInfo& preemptor = model_.pods()[static_cast<std::size_t>(preemptor_id)];
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(d.node)];
-  const std::string node_name = node.name;
-  std::vector<PodId> lower_nominated;
+void Simulator::Enqueue(PodId pod_id) {
+  PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  if (pod.waits_for_group) {
+    pod.last_failure = fmt::format("waiting for PodGroup {}/{}, which does not exist",
+                                   pod.pod.meta.namespace_, pod.pod.spec.scheduling_group->pod_group_name);
+    return;
+  }
+  pod.in_queue = true;
+  if (pod.group != kNoId) {
+    queue_.Activate(GroupEntity(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
+  } else {
+    queue_.Add(pod_id, now_);
+  }
+}
+
+void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int32_t priority,
+                                      const std::string& preemptor_key) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  std::vector<PodId> lower;
   for (PodId other : node.nominated) {
-    if (other != preemptor_id && model_.pods()[static_cast<std::size_t>(other)].priority < preemptor.priority) {
-      lower_nominated.push_back(other);
+    if (other != preemptor && model_.pods()[static_cast<std::size_t>(other)].priority < priority) {
+      lower.push_back(other);
     }
   }
-  for (PodId other : lower_nominated) {
+  for (PodId other : lower) {
     model_.SetNomination(other, kNoId);
     Emit(EventReason::kNominated, model_.pods()[static_cast<std::size_t>(other)], "",
-         fmt::format("nomination to node {} cleared: {} (priority {}) preempts there", node_name,
-                     preemptor.key, preemptor.priority));
+         fmt::format("nomination to node {} cleared: {} (priority {}) preempts there", node.name,
+                     preemptor_key, priority));
   }
-  for (const Victim& v : d.candidate->victims) {
+}
+
+void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by,
+                               const std::string& by_group, const std::string& node_for_message) {
+  for (const Victim& v : victims) {
     PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
     if (victim.IsTerminating()) continue;  // already being deleted: no API call
     model_.MarkTerminating(v.pod, /*by_preemption=*/true);
     victim.pod.meta.deletion_timestamp =
         WallTime{model_.origin_unix_us() + (now_ + SimDuration{victim.grace_us}).time_since_epoch().count()};
-    victim.pod.status.conditions.push_back(
-        PodCondition{"DisruptionTarget", "True", "PreemptionByScheduler",
-                     "default-scheduler: preempting to accommodate a higher priority pod"});
+    victim.pod.status.conditions.push_back(PodCondition{
+        "DisruptionTarget", "True", "PreemptionByScheduler",
+        fmt::format("default-scheduler: preempting to accommodate a higher priority {}",
+                    by_group.empty() ? "pod" : "pod group")});
     SimEvent e;
     e.time = now_;
     e.reason = EventReason::kPreempted;
     e.pod = victim.key;
-    e.node = node_name;
-    e.by = preemptor.key;
+    e.node = model_.nodes()[static_cast<std::size_t>(victim.node)].name;
+    e.by = by.key;
+    e.by_group = by_group;
     e.pdb_violation = v.pdb_violating;
-    e.message = fmt::format("Preempted by pod {} on node {}", preemptor.key, node_name);
+    e.message = by_group.empty()
+                    ? fmt::format("Preempted by pod {} on node {}", by.key, node_for_message)
+                    : fmt::format("Preempted by pod group {} on node {}", by_group, e.node);
+    if (v.all_group != kNoId) {
+      GroupInfo& all = model_.groups()[static_cast<std::size_t>(v.all_group)];
+      e.victim_group = all.key;
+      e.message += fmt::format(" (as part of pod group {}, disruptionMode All)", all.key);
+      all.preempted_whole = true;
+      for (std::int32_t leaf : all.leaves) model_.groups()[static_cast<std::size_t>(leaf)].preempted_whole = true;
+    }
+    if (victim.group != kNoId) {
+      // Count the loss on the leaf and every ancestor.
+      for (std::int32_t g = victim.group; g != kNoId; g = model_.groups()[static_cast<std::size_t>(g)].parent) {
+        ++model_.groups()[static_cast<std::size_t>(g)].preempted;
+        if (g == model_.groups()[static_cast<std::size_t>(g)].root) break;
+      }
+    }
     e.round = round_;
     result_.events.push_back(std::move(e));
     ++result_.stats.victims;
@@ -159,17 +201,99 @@ void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
       PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
       Emit(EventReason::kCreated, r, "",
            fmt::format("created by its controller to replace preempted pod {}", victim.key));
-      r.in_queue = true;
-      queue_.Add(replacement, now_);
+      Enqueue(replacement);
     }
   }
+}
+
+void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
+  // Mirrors the executor's async preemption (spec §12.3): clear lower nominations, then preempt
+  // every victim; the preemptor is nominated.
+  PodInfo& preemptor = model_.pods()[static_cast<std::size_t>(preemptor_id)];
+  const std::string node_name = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+  ClearLowerNominations(d.node, preemptor_id, preemptor.priority, preemptor.key);
+  PreemptVictims(d.candidate->victims, preemptor, "", node_name);
   model_.SetNomination(preemptor_id, d.node);
   Emit(EventReason::kNominated, preemptor, node_name,
        fmt::format("nominated to node {} while {} victim(s) terminate", node_name,
                    d.candidate->victims.size()));
 }
 
+void Simulator::ScheduleGroup(std::int32_t root) {
+  // One pod-group cycle (spec §17) and, when the group cannot be placed, workload-aware
+  // preemption (§18).
+  ++round_;
+  ++result_.stats.scheduling_attempts;
+  const PodId entity = GroupEntity(root);
+  GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  const std::vector<PodId> pending = framework_.PendingMembers(root);
+  if (pending.empty()) return;
+  if (auto error = framework_.ValidateGroup(root)) {
+    group.rejected = true;
+    group.message = *error;
+    for (PodId id : pending) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      p.last_failure = *error;
+      Emit(EventReason::kFailedScheduling, p, "", *error);
+    }
+    queue_.AddUnschedulable(entity, ~PluginMask{0}, now_);
+    return;
+  }
+  group.rejected = false;
+  GroupPlacement placement = framework_.PlaceGroup(root, pending);
+  if (placement.feasible) {
+    for (const auto& [id, node] : placement.assigned) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      model_.Bind(id, node, now_);
+      ++result_.stats.pods_scheduled;
+      const std::string& name = model_.nodes()[static_cast<std::size_t>(node)].name;
+      Emit(EventReason::kScheduled, p, name, fmt::format("Successfully assigned {} to {}", p.key, name));
+    }
+    for (const auto& [id, message] : placement.failed) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      p.last_failure = message;
+      Emit(EventReason::kFailedScheduling, p, "", message);
+    }
+    group.message.clear();
+    queue_.OnEvent(ClusterEvent::kAssignedPodAdd, now_);
+    if (!placement.failed.empty()) {
+      queue_.AddUnschedulable(entity, placement.rejectors ? placement.rejectors : ~PluginMask{0}, now_);
+    }
+    return;
+  }
+  const GroupPreemption wap = framework_.PreemptGroup(root, pending, nullptr);
+  group.message = placement.message + ". pod group preemption: " + wap.message;
+  for (PodId id : pending) {
+    PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+    std::string own = placement.message;
+    for (const auto& [failed_id, message] : placement.failed) {
+      if (failed_id == id) own = message;
+    }
+    p.last_failure = own + " pod group preemption: " + wap.message;
+    Emit(EventReason::kFailedScheduling, p, "", p.last_failure);
+  }
+  if (wap.kind == GroupPreemption::Kind::kPreempt) {
+    const PodInfo& by = model_.pods()[static_cast<std::size_t>(
+        wap.assignments.empty() ? pending.front() : wap.assignments.front().first)];
+    for (const auto& [id, node] : wap.assignments) ClearLowerNominations(node, id, group.priority, group.key);
+    PreemptVictims(wap.victims, by, group.key, "");
+    for (const auto& [id, node] : wap.assignments) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      model_.SetNomination(id, node);
+      const std::string& name = model_.nodes()[static_cast<std::size_t>(node)].name;
+      Emit(EventReason::kNominated, p, name,
+           fmt::format("nominated to node {} by workload-aware preemption for pod group {}", name, group.key));
+    }
+  }
+  queue_.AddUnschedulable(entity, placement.rejectors ? placement.rejectors : ~PluginMask{0}, now_);
+}
+
 void Simulator::Schedule(PodId pod_id) {
+  framework_.SetNow(now_);
+  if (pod_id < 0) {
+    ScheduleGroup(GroupOf(pod_id));
+    return;
+  }
   ++round_;
   ++result_.stats.scheduling_attempts;
   PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
@@ -225,8 +349,7 @@ SimulationResult Simulator::Run() {
       if (rel > 0) at = SimTime{SimDuration{rel}};
     }
     if (at == SimTime{}) {
-      pod.in_queue = true;
-      queue_.Add(static_cast<PodId>(i), at);
+      Enqueue(static_cast<PodId>(i));
     } else {
       AddTimed(at, TimedKind::kArrival, static_cast<PodId>(i));
     }
@@ -302,6 +425,39 @@ SimulationResult Simulator::Collect() {
     out.scheduled_at = pod.scheduled_at;
     out.deleted_at = pod.deleted_at;
     result_.pods.push_back(std::move(out));
+  }
+  for (const GroupInfo& g : model_.groups()) {
+    const GroupInfo& root = model_.groups()[static_cast<std::size_t>(g.root)];
+    GroupOutcome out;
+    out.group = g.key;
+    out.composite = g.composite;
+    if (g.parent != kNoId) out.parent = model_.groups()[static_cast<std::size_t>(g.parent)].key;
+    out.priority = g.priority;
+    out.disruption_mode = g.mode == DisruptionMode::kAll ? "All" : "Single";
+    out.min_count = g.min_count;
+    out.preempted = g.preempted;
+    for (std::int32_t leaf : g.leaves) {
+      for (PodId id : model_.groups()[static_cast<std::size_t>(leaf)].members) {
+        const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+        if (p.replaced) continue;  // its replacement counts instead
+        ++out.pods;
+        out.placed += p.state == PodState::kRunning ? 1 : 0;
+      }
+    }
+    out.message = root.message;
+    if (root.rejected) {
+      out.state = "Rejected";
+    } else if (out.pods > 0 && out.placed == out.pods) {
+      out.state = "Scheduled";
+    } else if (out.placed > 0) {
+      out.state = g.gang && out.placed < g.min_count ? "WaitingForMinCount" : "Partial";
+    } else if (g.preempted_whole) {
+      out.state = "PreemptedWhole";
+    } else {
+      out.state = g.gang ? "WaitingForMinCount" : "Pending";
+    }
+    if (out.state == "Scheduled") out.message.clear();
+    result_.groups.push_back(std::move(out));
   }
   for (const NodeInfo& node : model_.nodes()) {
     NodeOutcome out;

@@ -337,7 +337,7 @@ TEST_P(SimulatorTest, NeverPolicyPodWaitsInsteadOfPreempting) {
 // node a is chosen.
 // DISABLED: the engine gives snapshot pods without startTime the simulation origin (time 0) as
 // their start, so it chooses node b instead. Engine bug report to the lead.
-TEST_P(SimulatorTest, DISABLED_VictimWithoutStartTimeCountsAsStartingAtEvaluationTime) {
+TEST_P(SimulatorTest, VictimWithoutStartTimeCountsAsStartingAtEvaluationTime) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("a-victim").Node("a").Priority(1).Cpu("1").GracePeriod(0).Build());
