@@ -8,6 +8,8 @@
   'use strict';
 
   var SVGNS = 'http://www.w3.org/2000/svg';
+  // Past these sizes the chart shows the first lanes, rows and events only (the tables list all).
+  var MAX_NODE_LANES = 200, MAX_QUEUE_ROWS = 200, MAX_SEQUENCE_WIDTH = 60000;
   var PALETTE = ['#5f3dc4', '#1971c2', '#0c8599', '#2f9e44', '#74b816', '#d6336c', '#3b5bdb',
                  '#868e96'];
 
@@ -25,7 +27,9 @@
   if (!chart) return;
 
   var model = buildModel(data);
-  var mode = model.maxTime > 0 ? 'time' : 'sequence';
+  // The axis: simulated time, or event order when every event happened at one instant (the
+  // book profile) or when the page's URL ends in #order.
+  var mode = model.maxTime > 0 && location.hash !== '#order' ? 'time' : 'sequence';
   var measure = textMeasurer('12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif');
   drawControls();
   drawLegend();
@@ -126,7 +130,10 @@
             p.marks.push({type: 'failed', k: k});
             break;
           case 'Nominated':
-            if (nom) endNom(at(k), e.node ? 'moved' : 'cleared');
+            if (nom) {
+              nom.endMessage = e.message;
+              endNom(at(k), e.node ? 'moved' : 'cleared');
+            }
             if (e.node) nom = {kind: 'nominated', node: e.node, start: at(k), k: k};
             break;
           case 'Scheduled':
@@ -239,7 +246,7 @@
     chart.textContent = '';
     var width = Math.max((chart.clientWidth || 1200) - 2, 720);
     var labelW = 150, padR = 24, axisH = 40, rowH = 26, barH = 18, laneGap = 10;
-    var plotL = labelW + 12;
+    var plotL = labelW + 34;
     var plotR = width - padR;
     var x, xEndLine, openEnd;
     if (mode === 'time') {
@@ -249,7 +256,7 @@
       openEnd = plotR;
     } else {
       var cols = model.n + 2;
-      var colW = Math.max(36, (plotR - plotL) / cols);
+      var colW = Math.max(Math.min(36, MAX_SEQUENCE_WIDTH / cols), (plotR - plotL) / cols);
       plotR = plotL + colW * cols;
       width = plotR + padR;
       x = function (pt) { return plotL + (pt.i + 1) * colW; };
@@ -259,21 +266,41 @@
     function x1Of(pt) { return pt.open ? openEnd : x(pt); }
 
     // Lanes and their tracks (one per pod per lane), packed into rows.
-    var lanes = model.nodes.map(function (name) { return {name: name, tracks: [], queue: false}; });
+    var lanes = model.nodes.slice(0, MAX_NODE_LANES).map(function (name) {
+      return {name: name, tracks: [], queue: false};
+    });
     var laneOf = {};
     lanes.forEach(function (l) { laneOf[l.name] = l; });
     var queue = {name: 'pending', tracks: [], queue: true};
+    var queuedPods = 0;
     model.pods.forEach(function (p) {
       var perLane = {};
       p.segs.forEach(function (s) {
         (perLane[s.node] = perLane[s.node] || []).push(s);
       });
       Object.keys(perLane).forEach(function (nodeName) {
-        laneOf[nodeName].tracks.push(makeTrack(p, perLane[nodeName], []));
+        if (laneOf[nodeName]) laneOf[nodeName].tracks.push(makeTrack(p, perLane[nodeName], []));
       });
-      var failed = p.marks;
-      if (p.pends.length || failed.length) queue.tracks.push(makeTrack(p, p.pends, failed));
+      if (p.pends.length || p.marks.length) {
+        queuedPods++;
+        if (queuedPods <= MAX_QUEUE_ROWS) queue.tracks.push(makeTrack(p, p.pends, p.marks));
+      }
     });
+    var cut = [];
+    if (model.nodes.length > MAX_NODE_LANES) {
+      cut.push('the first ' + MAX_NODE_LANES + ' of ' + model.nodes.length + ' nodes');
+    }
+    if (queuedPods > MAX_QUEUE_ROWS) {
+      cut.push('the first ' + MAX_QUEUE_ROWS + ' of ' + queuedPods + ' pods that waited');
+    }
+    if (cut.length) {
+      var notice = document.createElement('p');
+      notice.className = 'note';
+      notice.style.margin = '6px 10px';
+      notice.textContent = 'The timeline shows ' + cut.join(' and ') +
+                           '; the tables below list everything.';
+      chart.appendChild(notice);
+    }
     if (queue.tracks.length) lanes.push(queue);
 
     function makeTrack(p, segs, marks) {
@@ -359,15 +386,18 @@
       }
     } else {
       var every = Math.max(1, Math.ceil(44 / Math.max(1, x({i: 0}) - x({i: -1}))));
-      text(svg, x({i: -1}), axisH - 10, 'start', 'axis-label', 'middle');
-      var lastTime = null;
+      if (every === 1) text(svg, x({i: -1}), axisH - 10, 'start', 'axis-label', 'middle');
+      var lastTime = null, lastTimeX = -Infinity;
       model.events.forEach(function (e, k) {
         var ex = x({i: k});
-        node('line', {x1: ex, x2: ex, y1: axisH - 4, y2: height, 'class': 'grid'}, svg);
-        if (k % every === 0) text(svg, ex, axisH - 22, '#' + (k + 1), 'axis-label', 'middle');
-        if (num(e.time) !== lastTime) {
+        if (k % every === 0) {
+          node('line', {x1: ex, x2: ex, y1: axisH - 4, y2: height, 'class': 'grid'}, svg);
+          text(svg, ex, axisH - 22, '#' + (k + 1), 'axis-label', 'middle');
+        }
+        if (num(e.time) !== lastTime && ex - lastTimeX >= 44) {
           text(svg, ex, axisH - 8, fmtTime(num(e.time)), 'axis-label', 'middle');
           lastTime = num(e.time);
+          lastTimeX = ex;
         }
       });
     }
@@ -393,7 +423,8 @@
     });
 
     // Preemption arrows: from the preemptor's first segment on the victim's node that starts at
-    // or after the Preempted event (its nomination, or its binding) to the victim's marker.
+    // or after the Preempted event (its nomination, or its binding) to the victim's marker. For a
+    // pod group's preemption, any member of that group (`byGroup`) on that node will do.
     model.preemptions.forEach(function (pre) {
       var victimPlace = null, byPlace = null;
       placed.forEach(function (pl) {
@@ -401,23 +432,23 @@
       });
       if (!victimPlace) return;
       placed.forEach(function (pl) {
-        if (pl.pod.name !== pre.e.by || pl.seg.node !== victimPlace.seg.node) return;
-        if (pl.seg.start.i < pre.k) return;
+        var isBy = pl.pod.name === pre.e.by || (pre.e.byGroup && pl.pod.group === pre.e.byGroup);
+        if (!isBy || pl.seg.node !== victimPlace.seg.node || pl.seg.start.i < pre.k) return;
         if (!byPlace || pl.seg.start.i < byPlace.seg.start.i) byPlace = pl;
       });
       if (!byPlace) return;
       var pdb = !!pre.e.pdbViolation;
-      var ax = x(byPlace.seg.start), ay = byPlace.top + barH / 2;
-      var bx = x({i: pre.k, t: num(pre.e.time)}), by = victimPlace.top + barH / 2;
-      var down = by > ay;
-      ay += down ? barH / 2 : -barH / 2;
-      by += down ? -barH / 2 - 5 : barH / 2 + 5;
-      var bow = Math.abs(ax - bx) < 20 ? 26 : 0;
-      var path = 'M' + ax + ',' + ay + ' C' + (ax + bow) + ',' + (ay + (by - ay) / 3) + ' ' +
-                 (bx + bow) + ',' + (by - (by - ay) / 3) + ' ' + bx + ',' + by;
+      // A curve bowing to the left, from the preemptor's bar to the victim's bar, at the
+      // Preempted event's position.
+      var ax = x(byPlace.seg.start) - 1, ay = byPlace.top + barH / 2;
+      var bx = x({i: pre.k, t: num(pre.e.time)}) - 6, by = victimPlace.top + barH / 2;
+      var bow = 22 + Math.min(40, Math.abs(by - ay) / 4);
+      var path = 'M' + ax + ',' + ay + ' C' + (ax - bow) + ',' + ay + ' ' + (bx - bow) + ',' +
+                 by + ' ' + bx + ',' + by;
       var g = node('g', {'class': 'pod', 'data-pod': pre.victim.name}, svg);
       title(g, ['Preempted ' + pre.victim.name + ' on ' + victimPlace.seg.node + ' by ' + pre.e.by,
                 pdb ? 'violates a PodDisruptionBudget' : '']);
+      node('path', {d: path, 'class': 'arrow-halo'}, g);
       node('path', {d: path, 'class': 'arrow' + (pdb ? ' pdb' : ''),
                     'marker-end': 'url(#kp-arrow-' + (pdb ? 'pdb' : 'normal') + ')'}, g);
     });
@@ -448,6 +479,7 @@
       if (s.kind === 'nominated') {
         lines.push('nominated to ' + s.node + ' from ' + fmtTime(s.start.t) +
                    (s.end.open ? '' : ' to ' + fmtTime(s.end.t) + ' (' + s.how + ')'));
+        if (s.endMessage) lines.push(s.endMessage);
         title(g, lines);
         node('rect', {x: sx, y: top, width: w, height: barH, rx: 3, fill: color, stroke: color,
                       'class': 'ghost'}, g);
@@ -487,27 +519,41 @@
         node('path', {d: 'M' + (sx + w) + ',' + top + ' l6,' + barH / 2 + ' l-6,' + barH / 2 +
                          ' z', fill: color}, g);
       }
-      var label = shortName(p.name);
-      if (pre) {
-        label += '  ✕ preempted by ' + shortName(pre.by) + (pre.pdbViolation ? ' (PDB!)' : '');
+      var name = shortName(p.name);
+      if (!pre) {
+        drawLabel(g, sx, w, top, name, name, 'bar-label');
+        return;
       }
-      var shift = 0;
-      if (pre) {
-        var mx = x({i: s.preempt.k, t: num(pre.time)});
-        node('path', {d: 'M' + (mx - 6) + ',' + (top - 4) + ' l12,0 l-6,9 z',
-                      'class': 'mark-preempted' + (pre.pdbViolation ? ' pdb' : '')}, g);
-        if (mx - sx < 14) shift = 8;
+      var note = '✕ preempted by ' +
+                 (pre.byGroup ? 'pod group ' + shortName(pre.byGroup) : shortName(pre.by)) +
+                 (pre.victimGroup ? ', with its group' : '') + (pre.pdbViolation ? ' (PDB!)' : '');
+      var mx = x({i: s.preempt.k, t: num(pre.time)});
+      node('path', {d: 'M' + (mx - 6) + ',' + (top - 4) + ' l12,0 l-6,9 z',
+                    'class': 'mark-preempted' + (pre.pdbViolation ? ' pdb' : '')}, g);
+      // The name before the marker and the note after it; with no room before the marker, both
+      // after it.
+      if (mx - sx - 12 < measure(name.slice(0, 4) + '…')) {
+        drawLabel(g, mx + 2, sx + w - mx - 2, top, name + '  ' + note, name, 'bar-label');
+      } else {
+        text(g, sx + 6, top + barH - 5, fit(name, mx - sx - 14), 'bar-label');
+        var room = sx + w - mx - 14;
+        if (room > measure('✕ by…')) text(g, mx + 8, top + barH - 5, fit(note, room), 'bar-label');
       }
-      drawLabel(g, sx + shift, w - shift, top, label, shortName(p.name), 'bar-label');
     }
 
     // Writes `label` inside the bar when the bar holds at least `name`, else `name` beside it.
+    // Too short and no room to the right: cut inside (or, if nothing fits, write it left).
     function drawLabel(g, sx, w, top, label, name, cls) {
       var inner = w - 10;
+      var ty = top + barH - 5;
       if (measure(name) <= inner) {
-        text(g, sx + 6, top + barH - 5, fit(label, inner), cls);
+        text(g, sx + 6, ty, fit(label, inner), cls);
+      } else if (sx + w + 8 + measure(name) <= width - 2) {
+        text(g, sx + w + 8, ty, name, 'ghost-label');
+      } else if (fit(name, inner).length > 3) {
+        text(g, sx + 6, ty, fit(name, inner), cls);
       } else {
-        text(g, sx + w + 8, top + barH - 5, name, 'ghost-label');
+        text(g, sx - 6, ty, name, 'ghost-label', 'end');
       }
     }
 
