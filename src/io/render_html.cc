@@ -7,14 +7,14 @@
 // show nothing the JSON does not say. Everything is a pure function of its input: no timestamps,
 // no random ids, object keys in the JSON's own order (house style G14, G15).
 
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "io/web_assets.h"
 #include "kpsim/io.h"
@@ -33,12 +33,23 @@ std::string Esc(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -52,10 +63,17 @@ std::string EscapeScriptJson(std::string_view json) {
   out.reserve(json.size());
   for (const char c : json) {
     switch (c) {
-      case '<': out += "\\u003c"; break;
-      case '>': out += "\\u003e"; break;
-      case '&': out += "\\u0026"; break;
-      default: out += c;
+      case '<':
+        out += "\\u003c";
+        break;
+      case '>':
+        out += "\\u003e";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -149,6 +167,11 @@ std::string Seconds(const Json& object, const char* key) {
 // ---------------------------------------------------------------------------------------------
 // HTML pieces.
 
+// "1 event", "12 events".
+std::string Plural(std::size_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
 std::string Dash(const std::string& text) { return text.empty() ? "–" : Esc(text); }
 
 // A pod name as a cell that the script can cross-highlight (`data-pod`).
@@ -201,8 +224,8 @@ class Table {
   }
   bool Empty() const { return rows_.empty(); }
   std::string Render() const {
-    std::string out = fmt::format("<div class=\"table-wrap\"><table class=\"{}\">\n<thead><tr>",
-                                  css_);
+    std::string out =
+        fmt::format("<div class=\"table-wrap\"><table class=\"{}\">\n<thead><tr>", css_);
     for (const std::string& h : headers_) out += "<th>" + Esc(h) + "</th>";
     out += "</tr></thead>\n<tbody>\n";
     for (const auto& [attrs, cells] : rows_) {
@@ -287,10 +310,9 @@ std::string SimulationBody(const Json& data) {
   // Header and summary cards.
   out += "<header class=\"top\">\n<h1>kpsim simulation</h1>\n<p class=\"meta\">";
   out += fmt::format(
-      "profile <b>{}</b> · seed <b>{}</b> · origin <b>{}</b> · ended at <b>{}</b> ({}) · {} "
-      "events",
+      "profile <b>{}</b> · seed <b>{}</b> · origin <b>{}</b> · ended at <b>{}</b> ({}) · {}",
       Esc(Text(data, "profile")), Esc(Text(data, "seed")), Esc(Text(data, "origin")),
-      Esc(Seconds(data, "endTime")), Esc(Text(data, "endReason")), events.size());
+      Esc(Seconds(data, "endTime")), Esc(Text(data, "endReason")), Plural(events.size(), "event"));
   out += "</p>\n</header>\n";
   if (Flag(data, "attemptCapReached")) {
     out += fmt::format(
@@ -311,11 +333,10 @@ std::string SimulationBody(const Json& data) {
   out += "</div>\n";
 
   // The timeline: drawn by app.js.
-  out += Section(
-      "timeline", "Timeline",
-      "<div id=\"timeline-controls\"></div>\n<div id=\"timeline-legend\"></div>\n"
-      "<div id=\"timeline-chart\"><noscript><p class=\"note\">The timeline is drawn by "
-      "JavaScript. The tables below hold the same facts.</p></noscript></div>\n");
+  out += Section("timeline", "Timeline",
+                 "<div id=\"timeline-controls\"></div>\n<div id=\"timeline-legend\"></div>\n"
+                 "<div id=\"timeline-chart\"><noscript><p class=\"note\">The timeline is drawn by "
+                 "JavaScript. The tables below hold the same facts.</p></noscript></div>\n");
 
   // Pods.
   Table pod_table("pods", {"Pod", "Priority", "State", "Node", "Nominated", "Scheduled at",
@@ -328,32 +349,31 @@ std::string SimulationBody(const Json& data) {
       note += "replacement of " + PodRef(Text(p, "replacementOf"));
     }
     if (!Text(p, "reason").empty()) {
-      note += (note.empty() ? "" : "<br>") + ("<span class=\"msg\">" + Esc(Text(p, "reason")) +
-                                               "</span>");
+      note += (note.empty() ? "" : "<br>") +
+              ("<span class=\"msg\">" + Esc(Text(p, "reason")) + "</span>");
     }
     const auto by = preempted_by.find(name);
-    pod_table.Row({PodRef(name), Esc(Text(p, "priority")), StateBadge(Text(p, "state")),
-                   Dash(Text(p, "node")), Dash(Text(p, "nominatedNode")),
-                   Dash(Seconds(p, "scheduledAt")), Dash(Seconds(p, "deletedAt")),
-                   by == preempted_by.end() ? "–" : by->second, Dash(Text(p, "podGroup")),
-                   note.empty() ? "–" : note},
-                  fmt::format("id=\"pod-{}\"", pod_idx));
+    pod_table.Row(
+        {PodRef(name), Esc(Text(p, "priority")), StateBadge(Text(p, "state")),
+         Dash(Text(p, "node")), Dash(Text(p, "nominatedNode")), Dash(Seconds(p, "scheduledAt")),
+         Dash(Seconds(p, "deletedAt")), by == preempted_by.end() ? "–" : by->second,
+         Dash(Text(p, "podGroup")), note.empty() ? "–" : note},
+        fmt::format("id=\"pod-{}\"", pod_idx));
   }
-  out += Section("pods", "Pods", pod_table.Empty() ? "<p class=\"note\">No pods.</p>\n"
-                                                   : pod_table.Render());
+  out += Section("pods", "Pods",
+                 pod_table.Empty() ? "<p class=\"note\">No pods.</p>\n" : pod_table.Render());
 
   // Preemptions.
-  Table preempt_table("preemptions",
-                      {"Time", "Victim", "Node", "Preempted by", "Preemptor's group",
-                       "Victim's group", "PDB"});
+  Table preempt_table("preemptions", {"Time", "Victim", "Node", "Preempted by", "Preemptor's group",
+                                      "Victim's group", "PDB"});
   for (const Json& e : events) {
     if (Text(e, "reason") != "Preempted") continue;
     const bool pdb = Flag(e, "pdbViolation");
-    preempt_table.Row({Esc(Seconds(e, "time")), PodRef(Text(e, "pod")), Dash(Text(e, "node")),
-                       PodRef(Text(e, "by")), Dash(Text(e, "byGroup")),
-                       Dash(Text(e, "victimGroup")),
-                       pdb ? Badge("pdb", "violates a PodDisruptionBudget") : "no"},
-                      pdb ? "class=\"pdb-row\"" : "");
+    preempt_table.Row(
+        {Esc(Seconds(e, "time")), PodRef(Text(e, "pod")), Dash(Text(e, "node")),
+         PodRef(Text(e, "by")), Dash(Text(e, "byGroup")), Dash(Text(e, "victimGroup")),
+         pdb ? Badge("pdb", "violates a PodDisruptionBudget") : "no"},
+        pdb ? "class=\"pdb-row\"" : "");
   }
   if (!preempt_table.Empty()) out += Section("preemptions", "Preemptions", preempt_table.Render());
 
@@ -374,8 +394,8 @@ std::string SimulationBody(const Json& data) {
     node_table.Row({Esc(Text(n, "node")), Resources(Get(n, "requested")),
                     Resources(Get(n, "allocatable")), PodRefs(Items(n, "pods"))});
   }
-  out += Section("nodes", "Nodes", node_table.Empty() ? "<p class=\"note\">No nodes.</p>\n"
-                                                      : node_table.Render());
+  out += Section("nodes", "Nodes",
+                 node_table.Empty() ? "<p class=\"note\">No nodes.</p>\n" : node_table.Render());
 
   // Pod groups.
   Table group_table("groups",
@@ -397,17 +417,15 @@ std::string SimulationBody(const Json& data) {
     const std::string reason = Text(e, "reason");
     std::string message = Esc(Text(e, "message"));
     if (Flag(e, "pdbViolation")) message += " " + Badge("pdb", "violates PDB");
-    event_table.Row({std::to_string(event_idx + 1), Esc(Seconds(e, "time")),
-                     Dash(Text(e, "round")), Badge("reason reason-" + Esc(reason), reason),
-                     PodRef(Text(e, "pod")), Dash(Text(e, "node")), message},
+    event_table.Row({std::to_string(event_idx + 1), Esc(Seconds(e, "time")), Dash(Text(e, "round")),
+                     Badge("reason reason-" + Esc(reason), reason), PodRef(Text(e, "pod")),
+                     Dash(Text(e, "node")), message},
                     fmt::format("id=\"event-{}\"", event_idx + 1));
   }
   out += Section("events", "Event log",
                  event_table.Empty() ? "<p class=\"note\">No events.</p>\n"
-                                     : "<details open><summary>" +
-                                           std::to_string(events.size()) +
-                                           " events</summary>\n" + event_table.Render() +
-                                           "</details>\n");
+                                     : "<details open><summary>" + Plural(events.size(), "event") +
+                                           "</summary>\n" + event_table.Render() + "</details>\n");
 
   // Run facts.
   const Json& stats = Get(data, "stats");
@@ -439,6 +457,52 @@ std::string FilterBadge(const Json& f) {
                code.empty() ? "rejected" : code);
 }
 
+// The pod group's cycle (`group` in the explain JSON, when the pod is scheduled through its pod
+// group): the placement, then workload-aware preemption's reprieve steps and nominations.
+std::string GroupSection(const Json& group) {
+  std::string out = fmt::format(
+      "<p>Pod group <b>{}</b> (priority {}), pending members in scheduling order: {}</p>\n",
+      Esc(Text(group, "group")), Esc(Text(group, "priority")), PodRefs(Items(group, "members")));
+  if (!Text(group, "validationError").empty()) {
+    out += "<p>" + Badge("unresolvable", "refused before scheduling") + " <span class=\"msg\">" +
+           Esc(Text(group, "validationError")) + "</span></p>\n";
+  }
+  Table placement("placement", {"Pod", "Placement"});
+  for (const Json& p : Items(group, "placement")) {
+    placement.Row({PodRef(Text(p, "pod")), Esc(Text(p, "result"))});
+  }
+  if (!placement.Empty()) out += placement.Render();
+  if (Flag(group, "placeable")) {
+    out += "<p>" + Badge("fits", "placed without preemption") + "</p>\n";
+  } else if (!Text(group, "placementMessage").empty()) {
+    out += "<p class=\"msg\">" + Esc(Text(group, "placementMessage")) + "</p>\n";
+  }
+  if (!Text(group, "preemptionMessage").empty()) {
+    out += "<p class=\"msg\">" + Esc(Text(group, "preemptionMessage")) + "</p>\n";
+  }
+  Table steps("steps", {"Step", "Victim", "Priority", "PDB-violating", "Result", "Why"});
+  const Json& reprieve = Items(group, "reprieve");
+  for (std::size_t step_idx = 0; step_idx < reprieve.size(); ++step_idx) {
+    const Json& s = reprieve[step_idx];
+    const bool reprieved = Flag(s, "reprieved");
+    steps.Row(
+        {std::to_string(step_idx + 1), PodRef(Text(s, "pod")), Esc(Text(s, "priority")),
+         Flag(s, "pdbViolating") ? Badge("pdb", "yes") : "no",
+         reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"), Dash(Text(s, "why"))},
+        reprieved ? "class=\"reprieved-row\"" : "class=\"victim-row\"");
+  }
+  if (!steps.Empty()) out += steps.Render();
+  if (!Items(group, "victims").empty()) {
+    out += "<p>Victims: " + PodRefs(Items(group, "victims")) + "</p>\n";
+  }
+  Table nominations("nominations", {"Pod", "Nominated node"});
+  for (const Json& n : Items(group, "nominations")) {
+    nominations.Row({PodRef(Text(n, "pod")), Esc(Text(n, "node"))});
+  }
+  if (!nominations.Empty()) out += nominations.Render();
+  return out;
+}
+
 std::string ExplainBody(const Json& data) {
   const std::string pod = Text(data, "pod");
   const Json& chosen = Get(data, "chosen");
@@ -459,14 +523,14 @@ std::string ExplainBody(const Json& data) {
     verdict = fmt::format(
         "<div class=\"verdict preempt\">Preempts on <b>{}</b>: victims {}.<br>Decided by: "
         "<b>{}</b>.</div>",
-        Esc(chosen_node), PodRefs(Items(chosen, "victims")),
-        Dash(Text(chosen, "decidedBy")));
+        Esc(chosen_node), PodRefs(Items(chosen, "victims")), Dash(Text(chosen, "decidedBy")));
   } else {
     verdict = "<div class=\"verdict none\">No node: the pod stays pending.</div>";
   }
-  verdict += fmt::format("<p class=\"message\"><span class=\"label\">Message</span> "
-                         "<span class=\"msg\">{}</span></p>\n",
-                         Esc(Text(data, "message")));
+  verdict += fmt::format(
+      "<p class=\"message\"><span class=\"label\">Message</span> "
+      "<span class=\"msg\">{}</span></p>\n",
+      Esc(Text(data, "message")));
   out += verdict;
 
   // 1) Filter.
@@ -478,24 +542,29 @@ std::string ExplainBody(const Json& data) {
                 reasons.empty() ? "–" : "<ul class=\"reasons\">" + reasons + "</ul>"},
                Flag(f, "fits") ? "class=\"fits-row\"" : "");
   }
-  out += Section("filter", "1. Filter, per node",
-                 filter.Empty() ? "<p class=\"note\">No nodes.</p>\n" : filter.Render());
+  // A pod group's explanation has its own section; per-pod sections it leaves empty are dropped.
+  const bool group = Get(data, "group").is_object();
+  if (!(group && filter.Empty())) {
+    out += Section("filter", "Filter, per node",
+                   filter.Empty() ? "<p class=\"note\">No nodes.</p>\n" : filter.Render());
+  }
 
   // 2) Eligibility.
-  std::string eligibility =
-      Flag(data, "eligible") ? Badge("fits", "eligible to preempt")
-                             : Badge("unschedulable", "not eligible to preempt");
+  std::string eligibility = Flag(data, "eligible")
+                                ? Badge("fits", "eligible to preempt")
+                                : Badge("unschedulable", "not eligible to preempt");
   if (!Text(data, "eligibilityMessage").empty()) {
     eligibility += " <span class=\"msg\">" + Esc(Text(data, "eligibilityMessage")) + "</span>";
   }
-  out += Section("eligibility", "2. Preemption eligibility", "<p>" + eligibility + "</p>\n");
+  out += Section("eligibility", "Preemption eligibility", "<p>" + eligibility + "</p>\n");
 
   // 3) Candidates: the comparison the tie-breakers read, then each one's reprieve steps.
   const Json& candidates = Items(data, "candidates");
   std::string content;
   if (candidates.empty()) {
-    content = "<p class=\"note\">No candidate node: removing every lower-priority pod helps on no "
-              "node.</p>\n";
+    content =
+        "<p class=\"note\">No candidate node: removing every lower-priority pod helps on no "
+        "node.</p>\n";
   } else {
     Table compare("candidates", {"Candidate", "Victims", "PDB violations",
                                  "Highest victim priority", "Victim count", "Reprieved"});
@@ -513,8 +582,8 @@ std::string ExplainBody(const Json& data) {
       content += fmt::format("<div class=\"candidate{}\">\n<h3>Candidate {}{}</h3>\n",
                              is_chosen ? " chosen" : "", Esc(Text(c, "node")),
                              is_chosen ? " " + Badge("chosen", "chosen") : "");
-      Table steps("steps", {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after",
-                            "Why"});
+      Table steps("steps",
+                  {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after", "Why"});
       steps.Row({"0", "<i>every lower-priority pod removed</i>", "", "", "",
                  Resources(Get(c, "freeAfterRemoval")), ""},
                 "class=\"step-zero\"");
@@ -522,8 +591,7 @@ std::string ExplainBody(const Json& data) {
       for (std::size_t step_idx = 0; step_idx < step_items.size(); ++step_idx) {
         const Json& s = step_items[step_idx];
         const bool reprieved = Flag(s, "reprieved");
-        steps.Row({std::to_string(step_idx + 1), PodRef(Text(s, "pod")),
-                   Esc(Text(s, "priority")),
+        steps.Row({std::to_string(step_idx + 1), PodRef(Text(s, "pod")), Esc(Text(s, "priority")),
                    Flag(s, "pdbViolating") ? Badge("pdb", "yes") : "no",
                    reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"),
                    Resources(Get(s, "freeAfter")), Dash(Text(s, "why"))},
@@ -533,24 +601,30 @@ std::string ExplainBody(const Json& data) {
       content += "</div>\n";
     }
   }
-  out += Section("candidates", "3. Candidates: remove all, then reprieve", content,
-                 "Each candidate node starts with every lower-priority pod removed (step 0); the "
-                 "steps then put pods back one at a time, in the order shown, keeping each one "
-                 "that still lets the preemptor fit.");
+  if (!(group && candidates.empty())) {
+    out += Section("candidates", "Candidates: remove all, then reprieve", content,
+                   "Each candidate node starts with every lower-priority pod removed (step 0); the "
+                   "steps then put pods back one at a time, in the order shown, keeping each one "
+                   "that still lets the preemptor fit.");
+  }
+
+  if (group) {
+    out += Section("group", "Pod group cycle", GroupSection(Get(data, "group")));
+  }
 
   // 4) Decision.
   std::string decision;
   if (!chosen_node.empty()) {
-    decision = fmt::format(
-        "<p>Chosen node <b>{}</b>, victims {}, decided by <b>{}</b>.</p>\n", Esc(chosen_node),
-        PodRefs(Items(chosen, "victims")), Dash(Text(chosen, "decidedBy")));
+    decision = fmt::format("<p>Chosen node <b>{}</b>, victims {}, decided by <b>{}</b>.</p>\n",
+                           Esc(chosen_node), PodRefs(Items(chosen, "victims")),
+                           Dash(Text(chosen, "decidedBy")));
   } else if (!Text(data, "fitsNode").empty()) {
     decision = fmt::format("<p>No preemption needed: fits on <b>{}</b>.</p>\n",
                            Esc(Text(data, "fitsNode")));
   } else {
     decision = "<p>No node chosen.</p>\n";
   }
-  out += Section("decision", "4. Decision", decision);
+  out += Section("decision", "Decision", decision);
   return out;
 }
 

@@ -3,13 +3,13 @@
 // (pods, FailedScheduling, preemptions, rejected/ignored objects, pod groups; explain's filter,
 // reprieve steps and decision) without running any script.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "kpsim/io.h"
 
@@ -44,8 +44,9 @@ PodOutcome PodAt(std::string pod, std::int32_t priority, PodState state, std::st
 
 // Setup: batch (p50) runs on node-a from the start; api (p100) fails, preempts batch (violating
 // its PDB), is nominated and lands at 30 s; the replacement of batch stays pending.
-SimulationResult Cascade(const std::string& api = "default/api",
-                         const std::string& failure = "0/1 nodes are available: 1 Insufficient cpu.") {
+SimulationResult Cascade(
+    const std::string& api = "default/api",
+    const std::string& failure = "0/1 nodes are available: 1 Insufficient cpu.") {
   SimulationResult r;
   r.events.push_back(Event(0, EventReason::kFailedScheduling, api, "", failure));
   SimEvent preempted = Event(0, EventReason::kPreempted, "default/batch", "node-a",
@@ -98,9 +99,8 @@ std::string EmbeddedData(const std::string& html) {
 
 // Undoes the three escapes the page applies (valid for JSON text without backslashes before `u`).
 std::string Unescape(std::string text) {
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\\u003c", "<"},
-                                 {"\\u003e", ">"},
-                                 {"\\u0026", "&"}}) {
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"\\u003c", "<"}, {"\\u003e", ">"}, {"\\u0026", "&"}}) {
     for (std::size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos)) {
       text.replace(pos, from.size(), to);
       pos += to.size();
@@ -130,7 +130,9 @@ ExplainResult PdbExplain() {
   e.priority = 1000;
   e.eligible = true;
   e.filter.push_back({"node-a", false, "Unschedulable", {"Insufficient cpu"}});
-  e.filter.push_back({"node-c", false, "UnschedulableAndUnresolvable",
+  e.filter.push_back({"node-c",
+                      false,
+                      "UnschedulableAndUnresolvable",
                       {"node(s) didn't match Pod's node affinity/selector"}});
   CandidateOutcome a;
   a.node = "node-a";
@@ -149,8 +151,9 @@ ExplainResult PdbExplain() {
   b.steps.push_back({"default/log", 10, false, true, "fits with it back", {}});
   e.candidates = {a, b};
   e.chosen = ChosenCandidate{"node-b", {"default/report"}, "fewest PDB violations"};
-  e.message = "0/3 nodes are available: 1 Insufficient cpu. preemption: found a potential "
-              "placement for pod on node node-b, preempting 1 victims";
+  e.message =
+      "0/3 nodes are available: 1 Insufficient cpu. preemption: found a potential "
+      "placement for pod on node node-b, preempting 1 victims";
   return e;
 }
 
@@ -249,8 +252,9 @@ TEST(RenderSimulationHtmlTest, ListsRejectedIgnoredObjectsAndPodGroups) {
   bad.kind = "Pod";
   bad.name = "default/greedy";
   bad.source = {"bad.yaml", 6, 88};
-  bad.message = "bad.yaml:88: Pod default/greedy: spec.containers[0].resources.requests.cpu: "
-                "quantities must match";
+  bad.message =
+      "bad.yaml:88: Pod default/greedy: spec.containers[0].resources.requests.cpu: "
+      "quantities must match";
   read.errors.push_back(bad);
   read.ignored.push_back({"Deployment", "apps/v1", "default/web", {"bad.yaml", 3, 44}});
   const std::string html = RenderSimulationHtml(Report(&sim, &read));
