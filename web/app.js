@@ -307,7 +307,7 @@
       var x0 = Infinity, x1 = -Infinity;
       segs.forEach(function (s) {
         x0 = Math.min(x0, x(s.start));
-        x1 = Math.max(x1, x1Of(s.end));
+        x1 = Math.max(x1, x1Of(s.end) + (s.how === 'cleared' ? 64 : 0));
       });
       marks.forEach(function (m) {
         var mx = x({i: m.k, t: num(model.events[m.k].time)});
@@ -487,6 +487,7 @@
           var cx = sx + w;
           node('path', {d: 'M' + (cx - 4) + ',' + (top + 5) + ' l8,8 m0,-8 l-8,8',
                         'class': 'mark-cleared'}, g);
+          if (s.how === 'cleared') text(g, cx + 8, top + barH - 5, 'cleared', 'lane-sub');
         }
         var nomLabel = shortName(p.name) + ' · nominated';
         drawLabel(g, sx, w, top, nomLabel, shortName(p.name), 'ghost-label');
