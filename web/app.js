@@ -412,10 +412,10 @@
       lane.tracks.forEach(function (track) {
         var top = lane.y + laneGap / 2 + track.row * rowH + (rowH - barH) / 2;
         if (lane.queue) {
-          drawQueueTrack(svg, track, top);
+          drawQueueTrack(track, top);
         } else {
           track.segs.forEach(function (s) {
-            drawSegment(svg, track.pod, s, top);
+            drawSegment(track.pod, s, top);
             placed.push({pod: track.pod, seg: s, top: top});
           });
         }
@@ -469,7 +469,7 @@
       return g;
     }
 
-    function drawSegment(parent, p, s, top) {
+    function drawSegment(p, s, top) {
       var sx = x(s.start), ex = x1Of(s.end);
       var w = Math.max(4, ex - sx);
       var color = colorOf(p.priority);
@@ -558,7 +558,7 @@
       }
     }
 
-    function drawQueueTrack(parent, track, top) {
+    function drawQueueTrack(track, top) {
       var p = track.pod;
       var g = wrap(p);
       var lines = podTitle(p);
