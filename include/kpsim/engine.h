@@ -179,6 +179,22 @@ struct ChosenCandidate {
   std::string decided_by;  // the tie-breaker that decided, e.g. "fewest PDB violations"
 };
 
+// A pod group's cycle (GenericWorkload): its placement and, when it cannot be placed,
+// workload-aware preemption with the reprieve trace against the fixed placement.
+struct GroupExplain {
+  std::string group;  // the root group "ns/name"
+  std::int32_t priority = 0;
+  std::vector<std::string> members;  // pending pods, in scheduling order
+  std::string validation_error;       // rule 17.1, when the group is refused
+  bool placeable = false;             // the cycle places the group without preemption
+  std::vector<std::pair<std::string, std::string>> placement;  // pod -> node, or pod -> why not
+  std::string placement_message;     // why the group as a whole is unschedulable
+  std::string preemption_message;    // workload-aware preemption's status text
+  std::vector<ReprieveStep> reprieve;  // one step per victim unit, in reprieve order
+  std::vector<std::string> victims;    // pods that would be preempted
+  std::vector<std::pair<std::string, std::string>> nominations;  // pod -> proposed node
+};
+
 struct ExplainResult {
   Profile profile = Profile::kDefault;
   std::string pod;
@@ -190,7 +206,13 @@ struct ExplainResult {
   std::optional<ChosenCandidate> chosen;
   std::string message;  // kube-scheduler's FailedScheduling message, or "fits on node X"
   std::optional<std::string> fits_node;  // when the pod fits without preemption
+  std::optional<GroupExplain> group;     // when the pod is scheduled through its pod group
 };
+
+// Explains the cycle of pod group `group` ("ns/name") against the state at time 0 (default profile,
+// GenericWorkload on). NotFound if there is no such group; FailedPrecondition if groups are off.
+Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
+                                     std::string_view group);
 
 // Runs `options.profile` over `state` until nothing more can happen or `options.until`.
 SimulationResult Simulate(const ClusterState& state, const EngineOptions& options);

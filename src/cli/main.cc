@@ -195,8 +195,13 @@ int main(int argc, char** argv) {
   std::string explain_pod;
   CLI::App* explain =
       app.add_subcommand("explain", "Explain one pod's scheduling attempt against the state at time 0");
-  explain->add_option("--pod", explain_pod, "The pod, as NS/NAME (or NAME in namespace default)")
-      ->required();
+  std::string explain_group;
+  CLI::Option* pod_opt =
+      explain->add_option("--pod", explain_pod, "The pod, as NS/NAME (or NAME in namespace default)");
+  CLI::Option* group_opt = explain->add_option(
+      "--group", explain_group, "A PodGroup or CompositePodGroup, as NS/NAME (needs GenericWorkload=true)");
+  pod_opt->excludes(group_opt);
+  group_opt->excludes(pod_opt);
   AddEngine(explain, exp_engine, false);
   AddCommon(explain, exp_common, /*html=*/true);
 
@@ -247,7 +252,13 @@ int main(int argc, char** argv) {
                                             : kpsim::io::RenderSimulationText(report));
     return kExitOk;
   }
-  auto explained = kpsim::Explain(admission.state, *options, explain_pod);
+  if (explain_pod.empty() && explain_group.empty()) {
+    std::cerr << "kpsim: explain: one of --pod or --group is required\n\n" << explain->help();
+    return kExitUsage;
+  }
+  auto explained = explain_group.empty()
+                       ? kpsim::Explain(admission.state, *options, explain_pod)
+                       : kpsim::ExplainGroup(admission.state, *options, explain_group);
   if (!explained.ok()) {
     std::cerr << "kpsim: explain: " << explained.error().message << "\n";
     return kExitUsage;

@@ -71,4 +71,14 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
   return engine::Explain(state, resolved, pod);
 }
 
+Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
+                                     std::string_view group) {
+  if (options.profile == Profile::kBook) {
+    return MakeError(ErrorCode::kInvalidArgument, "the book profile has no pod groups");
+  }
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  return engine::ExplainGroup(state, resolved, group);
+}
+
 }  // namespace kpsim

@@ -269,7 +269,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
     for (const auto& [failed_id, message] : placement.failed) {
       if (failed_id == id) own = message;
     }
-    p.last_failure = own + " pod group preemption: " + wap.message;
+    p.last_failure = own + ". pod group preemption: " + wap.message;
     Emit(EventReason::kFailedScheduling, p, "", p.last_failure);
   }
   if (wap.kind == GroupPreemption::Kind::kPreempt) {
@@ -482,6 +482,96 @@ SimulationResult Simulate(const ClusterState& state, const EngineOptions& option
   return sim.Run();
 }
 
+namespace {
+
+// The explanation of root group `root`'s cycle at time 0.
+ExplainResult ExplainGroupCycle(ClusterModel& model, Framework& framework, std::int32_t root) {
+  ExplainResult result;
+  result.profile = Profile::kDefault;
+  const GroupInfo& group = model.groups()[static_cast<std::size_t>(root)];
+  GroupExplain g;
+  g.group = group.key;
+  g.priority = group.priority;
+  result.pod = group.key;
+  result.priority = group.priority;
+  const std::vector<PodId> pending = framework.PendingMembers(root);
+  for (PodId id : pending) g.members.push_back(model.pods()[static_cast<std::size_t>(id)].key);
+  if (auto error = framework.ValidateGroup(root)) {
+    g.validation_error = *error;
+    result.eligible = false;
+    result.eligibility_message = *error;
+    result.message = *error;
+    result.group = std::move(g);
+    return result;
+  }
+  if (pending.empty()) {
+    result.message = fmt::format("pod group {} has no pending pods", group.key);
+    result.group = std::move(g);
+    return result;
+  }
+  GroupPlacement placement = framework.PlaceGroup(root, pending);
+  for (const auto& [id, node] : placement.assigned) {
+    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
+                             model.nodes()[static_cast<std::size_t>(node)].name);
+  }
+  for (const auto& [id, why] : placement.failed) {
+    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key, why);
+  }
+  g.placeable = placement.feasible;
+  g.placement_message = placement.message;
+  result.eligible = true;
+  if (placement.feasible) {
+    result.message = fmt::format("the group fits without preemption: {} of {} pending pods placed",
+                                 placement.assigned.size(), pending.size());
+    result.group = std::move(g);
+    return result;
+  }
+  const GroupPreemption wap = framework.PreemptGroup(root, pending, &g.reprieve);
+  g.preemption_message = "pod group preemption: " + wap.message;
+  result.message = placement.message + ". " + g.preemption_message;
+  if (wap.kind == GroupPreemption::Kind::kPreempt) {
+    ChosenCandidate chosen;
+    chosen.node = "cluster";
+    for (const Victim& v : wap.victims) {
+      const std::string& key = model.pods()[static_cast<std::size_t>(v.pod)].key;
+      chosen.victims.push_back(key);
+      g.victims.push_back(key);
+    }
+    chosen.decided_by = "workload-aware preemption: remove every lower-priority victim, place the group "
+                        "once, reprieve against that placement";
+    result.chosen = std::move(chosen);
+    for (const auto& [id, node] : wap.assignments) {
+      g.nominations.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
+                                 model.nodes()[static_cast<std::size_t>(node)].name);
+    }
+  } else if (wap.kind == GroupPreemption::Kind::kFail &&
+             wap.message.rfind("not eligible", 0) == 0) {
+    result.eligible = false;
+    result.eligibility_message = wap.message;
+  }
+  result.group = std::move(g);
+  return result;
+}
+
+}  // namespace
+
+Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
+                                     std::string_view group) {
+  if (!options.gates.generic_workload) {
+    return MakeError(ErrorCode::kFailedPrecondition,
+                     "pod groups are scheduled as groups only with --feature-gates GenericWorkload=true");
+  }
+  ClusterModel model(state, options);
+  const std::string key = NormalizePodKey(group);
+  for (std::size_t i = 0; i < model.groups().size(); ++i) {
+    if (model.groups()[i].key == key) {
+      Framework framework(model, options);
+      return ExplainGroupCycle(model, framework, model.groups()[i].root);
+    }
+  }
+  return MakeError(ErrorCode::kNotFound, fmt::format("pod group {} not found in the input", key));
+}
+
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
                                 std::string_view pod) {
   ClusterModel model(state, options);
@@ -491,6 +581,15 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
     return MakeError(ErrorCode::kNotFound, fmt::format("pod {} not found in the input", key));
   }
   const PodInfo& info = model.pods()[static_cast<std::size_t>(*id)];
+  if (info.group != kNoId && info.state == PodState::kPending) {
+    // Scheduled through its group: explain the group's cycle.
+    Framework framework(model, options);
+    ExplainResult result =
+        ExplainGroupCycle(model, framework, model.groups()[static_cast<std::size_t>(info.group)].root);
+    result.pod = key;
+    result.priority = info.priority;
+    return result;
+  }
   if (info.state != PodState::kPending) {
     return MakeError(ErrorCode::kFailedPrecondition,
                      fmt::format("pod {} is not pending (it is {} on node {}); explain needs a pod "

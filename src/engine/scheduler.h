@@ -15,4 +15,7 @@ SimulationResult Simulate(const ClusterState& state, const EngineOptions& option
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
                                 std::string_view pod);
 
+Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
+                                     std::string_view group);
+
 }  // namespace kpsim::engine

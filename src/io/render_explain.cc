@@ -105,6 +105,38 @@ std::string RenderExplainJson(const ExplainResult& explain) {
   }
   out["message"] = explain.message;
   out["fitsNode"] = explain.fits_node.has_value() ? Json(*explain.fits_node) : Json(nullptr);
+  if (explain.group.has_value()) {
+    const GroupExplain& g = *explain.group;
+    Json group = Json::object();
+    group["group"] = g.group;
+    group["priority"] = g.priority;
+    group["members"] = g.members;
+    if (!g.validation_error.empty()) group["validationError"] = g.validation_error;
+    group["placeable"] = g.placeable;
+    Json placement = Json::array();
+    for (const auto& [pod, where] : g.placement) {
+      Json entry = Json::object();
+      entry["pod"] = pod;
+      entry["result"] = where;
+      placement.push_back(std::move(entry));
+    }
+    group["placement"] = std::move(placement);
+    group["placementMessage"] = g.placement_message;
+    group["preemptionMessage"] = g.preemption_message;
+    Json reprieve = Json::array();
+    for (const ReprieveStep& s : g.reprieve) reprieve.push_back(StepJson(s));
+    group["reprieve"] = std::move(reprieve);
+    group["victims"] = g.victims;
+    Json nominations = Json::array();
+    for (const auto& [pod, node] : g.nominations) {
+      Json entry = Json::object();
+      entry["pod"] = pod;
+      entry["node"] = node;
+      nominations.push_back(std::move(entry));
+    }
+    group["nominations"] = std::move(nominations);
+    out["group"] = std::move(group);
+  }
   return render::Dump(out);
 }
 
@@ -153,6 +185,31 @@ std::string RenderExplainText(const ExplainResult& explain) {
       out += Table(rows, "  ");
     }
     if (!c.reprieved.empty()) out += fmt::format("  reprieved: {}\n", Join(c.reprieved, ", "));
+  }
+  // Pod groups: the group cycle and workload-aware preemption.
+  if (explain.group.has_value()) {
+    const GroupExplain& g = *explain.group;
+    out += fmt::format("\nPod group {} (priority {}), pending members in scheduling order: {}\n", g.group,
+                       g.priority, g.members.empty() ? "-" : Join(g.members, ", "));
+    if (!g.validation_error.empty()) out += "  refused before scheduling: " + g.validation_error + "\n";
+    if (!g.placement.empty()) {
+      std::vector<std::vector<std::string>> rows = {{"POD", "PLACEMENT"}};
+      for (const auto& [pod, where] : g.placement) rows.push_back({pod, where});
+      out += Table(rows, "  ");
+    }
+    out += g.placeable ? "  the group is placed without preemption\n"
+                       : (g.placement_message.empty() ? "" : "  " + g.placement_message + "\n");
+    if (!g.preemption_message.empty()) out += "  " + g.preemption_message + "\n";
+    if (!g.reprieve.empty()) {
+      std::vector<std::vector<std::string>> rows = {{"STEP", "VICTIM", "PRIORITY", "PDB-VIOLATING", "RESULT", "WHY"}};
+      for (std::size_t step_idx = 0; step_idx < g.reprieve.size(); ++step_idx) {
+        const ReprieveStep& s = g.reprieve[step_idx];
+        rows.push_back({std::to_string(step_idx + 1), s.pod, std::to_string(s.priority),
+                        s.pdb_violating ? "yes" : "no", s.reprieved ? "reprieved" : "victim", s.why});
+      }
+      out += Table(rows, "  ");
+    }
+    for (const auto& [pod, node] : g.nominations) out += fmt::format("  nominate {} to {}\n", pod, node);
   }
   // 4) The decision.
   if (explain.chosen.has_value()) {
