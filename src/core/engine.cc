@@ -34,28 +34,6 @@ WallTime ResolveOrigin(const ClusterState& state, const EngineOptions& options) 
 
 }  // namespace
 
-std::string_view EventReasonName(EventReason r) {
-  switch (r) {
-    case EventReason::kScheduled: return "Scheduled";
-    case EventReason::kFailedScheduling: return "FailedScheduling";
-    case EventReason::kPreempted: return "Preempted";
-    case EventReason::kNominated: return "Nominated";
-    case EventReason::kDeleted: return "Deleted";
-    case EventReason::kCreated: return "Created";
-  }
-  return "Unknown";
-}
-
-std::string_view PodStateName(PodState s) {
-  switch (s) {
-    case PodState::kPending: return "Pending";
-    case PodState::kRunning: return "Running";
-    case PodState::kTerminating: return "Terminating";
-    case PodState::kDeleted: return "Deleted";
-  }
-  return "Unknown";
-}
-
 SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
   EngineOptions resolved = options;
   resolved.origin = ResolveOrigin(state, options);

@@ -68,38 +68,6 @@ std::string SecondsText(SimTime t, int width) {
 
 std::string_view ProfileName(Profile p) { return p == Profile::kBook ? "book" : "default"; }
 
-std::string_view ReasonName(EventReason r) {
-  switch (r) {
-    case EventReason::kScheduled:
-      return "Scheduled";
-    case EventReason::kFailedScheduling:
-      return "FailedScheduling";
-    case EventReason::kPreempted:
-      return "Preempted";
-    case EventReason::kNominated:
-      return "Nominated";
-    case EventReason::kDeleted:
-      return "Deleted";
-    case EventReason::kCreated:
-      return "Created";
-  }
-  return "Unknown";
-}
-
-std::string_view StateName(PodState s) {
-  switch (s) {
-    case PodState::kPending:
-      return "Pending";
-    case PodState::kRunning:
-      return "Running";
-    case PodState::kTerminating:
-      return "Terminating";
-    case PodState::kDeleted:
-      return "Deleted";
-  }
-  return "Unknown";
-}
-
 std::string_view OperationName(Operation op) {
   return op == Operation::kUpdate ? "UPDATE" : "CREATE";
 }

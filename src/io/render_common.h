@@ -36,8 +36,6 @@ std::string SecondsText(SimTime t, int width = 8);
 
 // Stable names (kept here so io/ needs no engine library).
 std::string_view ProfileName(Profile p);
-std::string_view ReasonName(EventReason r);
-std::string_view StateName(PodState s);
 std::string_view OperationName(Operation op);
 
 // An empty string as JSON null, anything else as the string.

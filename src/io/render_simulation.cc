@@ -18,7 +18,7 @@ using render::Json;
 Json EventJson(const SimEvent& e) {
   Json out = Json::object();
   out["time"] = render::SecondsJson(e.time);
-  out["reason"] = std::string(render::ReasonName(e.reason));
+  out["reason"] = std::string(EventReasonName(e.reason));
   out["pod"] = e.pod;
   out["node"] = render::StringOrNull(e.node);
   out["message"] = e.message;
@@ -36,7 +36,7 @@ Json PodJson(const PodOutcome& p) {
   Json out = Json::object();
   out["pod"] = p.pod;
   out["priority"] = p.priority;
-  out["state"] = std::string(render::StateName(p.state));
+  out["state"] = std::string(PodStateName(p.state));
   out["node"] = render::StringOrNull(p.node);
   out["nominatedNode"] = render::StringOrNull(p.nominated_node);
   if (p.state == PodState::kPending) out["reason"] = p.reason;

@@ -1,0 +1,29 @@
+// Names of the result enums declared in kpsim/engine.h, shared by every renderer and profile.
+
+#include "kpsim/engine.h"
+
+namespace kpsim {
+
+std::string_view EventReasonName(EventReason r) {
+  switch (r) {
+    case EventReason::kScheduled: return "Scheduled";
+    case EventReason::kFailedScheduling: return "FailedScheduling";
+    case EventReason::kPreempted: return "Preempted";
+    case EventReason::kNominated: return "Nominated";
+    case EventReason::kDeleted: return "Deleted";
+    case EventReason::kCreated: return "Created";
+  }
+  return "Unknown";
+}
+
+std::string_view PodStateName(PodState s) {
+  switch (s) {
+    case PodState::kPending: return "Pending";
+    case PodState::kRunning: return "Running";
+    case PodState::kTerminating: return "Terminating";
+    case PodState::kDeleted: return "Deleted";
+  }
+  return "Unknown";
+}
+
+}  // namespace kpsim
