@@ -6,6 +6,7 @@
 // unparsable value; unknown fields are ignored, as kubectl output carries many we do not model.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -276,6 +277,52 @@ ObjectMeta DecodeMeta(const V& v, const Path& p) {
   return m;
 }
 
+// Decodes one `{key, operator, values}` requirement of a label or node selector; `ops` maps the
+// operator spellings (in the order Kubernetes lists them as supported values).
+template <typename Req, typename V, typename Op, std::size_t N>
+Req DecodeRequirement(const V& item, const Path& ip,
+                      const std::array<std::pair<std::string_view, Op>, N>& ops) {
+  Req req;
+  Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+    if (k == "key") {
+      req.key = Str(f, fp);
+    } else if (k == "values") {
+      req.values = StringList(f, fp);
+    } else if (k == "operator") {
+      const std::string op = Str(f, fp);
+      for (const auto& [name, value] : ops) {
+        if (op == name) {
+          req.op = value;
+          return;
+        }
+      }
+      std::string supported;
+      for (const auto& entry : ops) {
+        if (!supported.empty()) supported += ", ";
+        supported += "\"" + std::string(entry.first) + "\"";
+      }
+      FailUnsupported(f, fp, op, supported);
+    }
+  });
+  return req;
+}
+
+inline constexpr std::array<std::pair<std::string_view, SelectorOperator>, 4> kLabelOperators{{
+    {"DoesNotExist", SelectorOperator::kDoesNotExist},
+    {"Exists", SelectorOperator::kExists},
+    {"In", SelectorOperator::kIn},
+    {"NotIn", SelectorOperator::kNotIn},
+}};
+
+inline constexpr std::array<std::pair<std::string_view, NodeSelectorOperator>, 6> kNodeOperators{{
+    {"DoesNotExist", NodeSelectorOperator::kDoesNotExist},
+    {"Exists", NodeSelectorOperator::kExists},
+    {"Gt", NodeSelectorOperator::kGt},
+    {"In", NodeSelectorOperator::kIn},
+    {"Lt", NodeSelectorOperator::kLt},
+    {"NotIn", NodeSelectorOperator::kNotIn},
+}};
+
 template <typename V>
 LabelSelector DecodeLabelSelector(const V& v, const Path& p) {
   LabelSelector s;
@@ -284,28 +331,8 @@ LabelSelector DecodeLabelSelector(const V& v, const Path& p) {
       s.match_labels = StringMap(c, cp);
     } else if (key == "matchExpressions") {
       Items(c, cp, [&](const V& item, const Path& ip) {
-        LabelSelectorRequirement req;
-        Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
-          if (k == "key") {
-            req.key = Str(f, fp);
-          } else if (k == "values") {
-            req.values = StringList(f, fp);
-          } else if (k == "operator") {
-            const std::string op = Str(f, fp);
-            if (op == "In") {
-              req.op = SelectorOperator::kIn;
-            } else if (op == "NotIn") {
-              req.op = SelectorOperator::kNotIn;
-            } else if (op == "Exists") {
-              req.op = SelectorOperator::kExists;
-            } else if (op == "DoesNotExist") {
-              req.op = SelectorOperator::kDoesNotExist;
-            } else {
-              FailUnsupported(f, fp, op, "\"DoesNotExist\", \"Exists\", \"In\", \"NotIn\"");
-            }
-          }
-        });
-        s.match_expressions.push_back(std::move(req));
+        s.match_expressions.push_back(
+            DecodeRequirement<LabelSelectorRequirement>(item, ip, kLabelOperators));
       });
     }
   });
@@ -322,33 +349,7 @@ template <typename V>
 std::vector<NodeSelectorRequirement> DecodeNodeSelectorRequirements(const V& v, const Path& p) {
   std::vector<NodeSelectorRequirement> out;
   Items(v, p, [&](const V& item, const Path& ip) {
-    NodeSelectorRequirement req;
-    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
-      if (k == "key") {
-        req.key = Str(f, fp);
-      } else if (k == "values") {
-        req.values = StringList(f, fp);
-      } else if (k == "operator") {
-        const std::string op = Str(f, fp);
-        if (op == "In") {
-          req.op = NodeSelectorOperator::kIn;
-        } else if (op == "NotIn") {
-          req.op = NodeSelectorOperator::kNotIn;
-        } else if (op == "Exists") {
-          req.op = NodeSelectorOperator::kExists;
-        } else if (op == "DoesNotExist") {
-          req.op = NodeSelectorOperator::kDoesNotExist;
-        } else if (op == "Gt") {
-          req.op = NodeSelectorOperator::kGt;
-        } else if (op == "Lt") {
-          req.op = NodeSelectorOperator::kLt;
-        } else {
-          FailUnsupported(f, fp, op,
-                          "\"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"");
-        }
-      }
-    });
-    out.push_back(std::move(req));
+    out.push_back(DecodeRequirement<NodeSelectorRequirement>(item, ip, kNodeOperators));
   });
   return out;
 }
