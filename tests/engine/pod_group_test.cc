@@ -754,6 +754,23 @@ TEST_F(PodGroupTest, ReprieveIsAgainstTheFixedPlacement) {
   EXPECT_EQ(VictimKeys(wap.victims), Names{proposed == "n1" ? "default/v1" : "default/v2"});
 }
 
+// A group preemptor takes an `all` victim group whole, on every node, as one unit (16.3, 18.3).
+TEST_F(PodGroupTest, GroupPreemptionTakesAnAllVictimGroupAsOneUnit) {
+  AddNode(NodeWithCpu("n1", "1").Label("pin", "n1").Build());
+  AddNode(NodeWithCpu("n2", "1").Build());
+  AddGroup(MakePodGroup("v").Priority(1).DisruptionAll().Build());
+  AddPod(MakePod("v1").PodGroup("v").Priority(1).Cpu("1").Node("n1").Build());
+  AddPod(MakePod("v2").PodGroup("v").Priority(1).Cpu("1").Node("n2").Build());
+  AddGroup(MakePodGroup("g").Priority(10).Build());
+  AddPod(MakePod("a").PodGroup("g").Priority(10).Cpu("1").NodeSelector("pin", "n1").Build());
+  Build();
+  const GroupPreemption wap = F().PreemptGroup(G("g"), F().PendingMembers(G("g")), nullptr);
+  ASSERT_EQ(wap.kind, GroupPreemption::Kind::kPreempt);
+  EXPECT_EQ(wap.units, 1);
+  EXPECT_EQ(VictimKeys(wap.victims), (Names{"default/v1", "default/v2"}));
+  EXPECT_EQ(wap.message, "found a placement for podgroup, preempting 1 victims");
+}
+
 // ----------------------------------------------------------------------------------------------
 // ExplainGroup.
 
