@@ -54,7 +54,7 @@ std::string_view PluginName(PluginId id);
 
 class [[nodiscard]] Status {
  public:
-  static constexpr int kMaxReasons = 6;
+  static constexpr int kMaxReasons = 8;  // more are dropped from the FitError histogram
 
   Status() = default;
   explicit Status(Code code, PluginId plugin = PluginId::kNone) : code_(code), plugin_(plugin) {}

@@ -130,6 +130,7 @@ class TextWriter {
         return line;
       }
       case EventReason::kNominated:
+        if (e.node.empty()) return fmt::format("Nominated {}: {}", e.pod, e.message);
         return fmt::format("Nominated {} to {}", e.pod, e.node);
       case EventReason::kDeleted:
         return e.node.empty() ? fmt::format("Deleted {}", e.pod)

@@ -38,7 +38,8 @@ std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& ad
   int admitted = 0;
   for (const AdmissionOutcome& o : admission.outcomes) admitted += o.admitted ? 1 : 0;
   Json summary = Json::object();
-  summary["objects"] = admission.outcomes.size();
+  // Every input object: admitted or refused by admission, or not decodable (as the text summary).
+  summary["objects"] = admission.outcomes.size() + read.errors.size() + read.file_errors.size();
   summary["admitted"] = admitted;
   summary["rejected"] = admission.outcomes.size() - static_cast<std::size_t>(admitted) +
                         read.errors.size() + read.file_errors.size();

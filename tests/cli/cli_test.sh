@@ -122,6 +122,16 @@ if [ "$rc7" -eq 0 ] && cmp -s "$WORK/s7a.json" "$WORK/s7b.json"; then ok "--seed
 expect_rc "--seed 8 completes" 0 simulate --seed 8 -o json "$EX/kubectl-list.json"
 if is_json "$WORK/out"; then ok "--seed 8 output parses"; else fail "--seed 8 output does not parse"; fi
 
+
+# --- html output and pod-group explain ------------------------------------------------------
+expect_rc "simulate html" 0 simulate -o html "$EX/cascade.yaml"
+expect_rc "explain html" 0 explain -o html --pod default/api "$EX/cascade.yaml"
+expect_rc "validate has no html" 2 validate -o html "$EX/cascade.yaml"
+expect_rc "explain a pod group" 0 explain --feature-gates GenericWorkload=true,GangScheduling=true --group default/train "$EX/podgroups/gang-preempts-two-gangs.yaml"
+expect_rc "explain --group needs GenericWorkload" 2 explain --group default/train "$EX/podgroups/gang-preempts-two-gangs.yaml"
+expect_rc "explain needs --pod or --group" 2 explain "$EX/cascade.yaml"
+expect_rc "explain --pod and --group exclude each other" 2 explain --pod default/api --group default/x "$EX/cascade.yaml"
+
 # --- stdin and directory input ----------------------------------------------------------------
 same_events() {
   python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(0 if (a["events"], a["pods"]) == (b["events"], b["pods"]) else 1)' "$1" "$2" 2>/dev/null
