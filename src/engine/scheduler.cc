@@ -130,6 +130,12 @@ void Simulator::Enqueue(PodId pod_id) {
                                    pod.pod.meta.namespace_, pod.pod.spec.scheduling_group->pod_group_name);
     return;
   }
+  const std::string& scheduler = pod.pod.spec.scheduler_name;
+  if (pod.group == kNoId && !scheduler.empty() && scheduler != "default-scheduler") {
+    // Another scheduler's pod: kube-scheduler's default profile never picks it up.
+    pod.last_failure = fmt::format("schedulerName {} is not served by this profile", scheduler);
+    return;
+  }
   pod.in_queue = true;
   if (pod.group != kNoId) {
     queue_.Activate(GroupEntity(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
@@ -410,10 +416,6 @@ SimulationResult Simulator::Collect() {
       out.reason = pod.last_failure;
       if (out.reason.empty() && pod.state == PodState::kPending) {
         out.reason = pod.in_queue ? "not attempted before the run ended" : "not scheduled";
-        if (!pod.pod.spec.scheduler_name.empty() && pod.pod.spec.scheduler_name != "default-scheduler") {
-          out.reason = fmt::format("schedulerName {} is not served by this profile",
-                                   pod.pod.spec.scheduler_name);
-        }
       }
     }
     if (pod.replacement_of != kNoId) {
