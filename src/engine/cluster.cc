@@ -181,7 +181,6 @@ void ClusterModel::Classify(PodInfo& info) {
   std::string static_key;
   AppendStaticKey(info.pod.spec, static_key);
   info.static_class = Intern(static_class_ids_, static_key);
-  static_class_count_ = static_cast<int>(static_class_ids_.size());
   std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|", info.pod.meta.namespace_, info.priority,
                                 info.request.milli_cpu, info.request.memory,
                                 info.request.ephemeral_storage, info.request.pods,

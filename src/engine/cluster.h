@@ -106,7 +106,6 @@ struct GroupInfo {
 struct PdbState {
   const PodDisruptionBudget* api = nullptr;
   std::string key;  // "ns/name"
-  std::int32_t namespace_id = 0;
   std::vector<std::string> disrupted_pods;  // pod names, sorted
   // `status.disruptionsAllowed` from the input, if any, and the counts it was taken at.
   std::optional<std::int32_t> given_allowed;
@@ -182,8 +181,6 @@ class ClusterModel {
   // Position of each node in `node_order()`.
   std::int32_t order_position(NodeId node) const { return order_pos_[static_cast<std::size_t>(node)]; }
 
-  // Equivalence and static classes.
-  int static_class_count() const { return static_class_count_; }
 
  private:
   void Classify(PodInfo& info);
@@ -213,7 +210,6 @@ class ClusterModel {
   std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
   std::unordered_map<std::string, NodeId> node_ids_;
   std::unordered_map<std::string, PodId> pod_ids_;
-  int static_class_count_ = 0;
   std::uint64_t generation_ = 1;
   std::uint64_t pdb_generation_ = 1;
   std::uint64_t progress_generation_ = 1;

@@ -51,8 +51,6 @@ class Filters {
   Status Run(const PodInfo& pod, NodeId node, const ResourceList& requested,
              const AffinityState* affinity);
 
-  ClusterModel& model() { return model_; }
-
  private:
   Status ComputeStatic(const PodInfo& pod, const NodeInfo& node);
 

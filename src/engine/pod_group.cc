@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -117,21 +118,24 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
     }
     return n;
   };
-  auto pending_in = [&](std::int32_t leaf_id, bool assigned_only) {
+  // Pods of `leaf_id` among `pods` (pod ids, or (pod, node) assignments).
+  auto count_in = [&](std::int32_t leaf_id, const auto& pods) {
     int n = 0;
-    const auto& list = assigned_only ? std::vector<PodId>() : pending;
-    for (PodId id : list) n += model_.pods()[static_cast<std::size_t>(id)].group == leaf_id ? 1 : 0;
-    if (assigned_only) {
-      for (const auto& [id, node] : out.assigned) {
-        n += model_.pods()[static_cast<std::size_t>(id)].group == leaf_id ? 1 : 0;
+    for (const auto& entry : pods) {
+      PodId id;
+      if constexpr (std::is_same_v<std::decay_t<decltype(entry)>, PodId>) {
+        id = entry;
+      } else {
+        id = entry.first;
       }
+      n += model_.pods()[static_cast<std::size_t>(id)].group == leaf_id ? 1 : 0;
     }
     return n;
   };
   for (std::int32_t leaf_id : group.leaves) {
     const GroupInfo& leaf = model_.groups()[static_cast<std::size_t>(leaf_id)];
     if (!leaf.gang) continue;
-    const int available = running_in(leaf) + pending_in(leaf_id, false);
+    const int available = running_in(leaf) + count_in(leaf_id, pending);
     if (available < leaf.min_count) {
       out.message = fmt::format("pod group {} has {} pods, fewer than its minCount {}", leaf.key,
                                 available, leaf.min_count);
@@ -153,7 +157,7 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
   for (std::int32_t leaf_id : group.leaves) {
     const GroupInfo& leaf = model_.groups()[static_cast<std::size_t>(leaf_id)];
     if (!leaf.gang || !out.feasible) continue;
-    const int placed = running_in(leaf) + pending_in(leaf_id, true);
+    const int placed = running_in(leaf) + count_in(leaf_id, out.assigned);
     if (placed < leaf.min_count) {
       out.feasible = false;
       out.message = fmt::format("pod group is unschedulable: {} could place {} of its minCount {} pods",
