@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "io/render_test_util.h"
 #include "kpsim/io.h"
 
 namespace kpsim::io {
@@ -20,27 +21,9 @@ using nlohmann::ordered_json;
 
 constexpr std::string_view kDataOpen = "<script type=\"application/json\" id=\"kpsim-data\">";
 
-SimTime Seconds(double s) { return SimTime(SimDuration(std::llround(s * 1e6))); }
-
-SimEvent Event(double t, EventReason reason, std::string pod, std::string node,
-               std::string message = "") {
-  SimEvent e;
-  e.time = Seconds(t);
-  e.reason = reason;
-  e.pod = std::move(pod);
-  e.node = std::move(node);
-  e.message = std::move(message);
-  return e;
-}
-
-PodOutcome PodAt(std::string pod, std::int32_t priority, PodState state, std::string node) {
-  PodOutcome p;
-  p.pod = std::move(pod);
-  p.priority = priority;
-  p.state = state;
-  p.node = std::move(node);
-  return p;
-}
+using testing::Event;
+using testing::PodAt;
+using testing::Seconds;
 
 // Setup: batch (p50) runs on node-a from the start; api (p100) fails, preempts batch (violating
 // its PDB), is nominated and lands at 30 s; the replacement of batch stays pending.

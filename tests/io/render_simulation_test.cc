@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "io/render_test_util.h"
 #include "kpsim/io.h"
 
 namespace kpsim::io {
@@ -10,27 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-SimTime Seconds(double s) { return SimTime(SimDuration(std::llround(s * 1e6))); }
-
-SimEvent Event(double t, EventReason reason, std::string pod, std::string node,
-               std::string message = "") {
-  SimEvent e;
-  e.time = Seconds(t);
-  e.reason = reason;
-  e.pod = std::move(pod);
-  e.node = std::move(node);
-  e.message = std::move(message);
-  return e;
-}
-
-PodOutcome PodAt(std::string pod, std::int32_t priority, PodState state, std::string node) {
-  PodOutcome p;
-  p.pod = std::move(pod);
-  p.priority = priority;
-  p.state = state;
-  p.node = std::move(node);
-  return p;
-}
+using testing::Event;
+using testing::PodAt;
+using testing::Seconds;
 
 // Setup: batch (p50) runs on node-a; api (p100) fails, preempts batch, is nominated and lands at
 // 30 s; a replacement of batch stays pending.
