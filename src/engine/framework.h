@@ -159,6 +159,13 @@ class Framework {
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
   Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state
+  int RunningMembers(const GroupInfo& leaf) const;
+  int MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const;  // pods of `leaf`
+  // One tentative placement of `pending`, on any node (`key` null) or within the nodes whose
+  // label `key` equals `domain`; undone before returning.
+  GroupPlacement PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
+                               const std::string* key, const std::string& domain,
+                               const std::string& no_preemption);
   std::int64_t StartTime(const PodInfo& pod) const;  // notes time dependence
   VictimUnit MakeUnit(PodId encountering) const;
   bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const;

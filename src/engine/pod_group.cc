@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -101,6 +100,20 @@ Status Framework::FilterOnNode(const PodInfo& pod, NodeId node) {
                              has_affinity ? &state : nullptr, &pod);
 }
 
+int Framework::RunningMembers(const GroupInfo& leaf) const {
+  int n = 0;
+  for (PodId id : leaf.members) {
+    n += model_.pods()[static_cast<std::size_t>(id)].state == PodState::kRunning ? 1 : 0;
+  }
+  return n;
+}
+
+int Framework::MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const {
+  int n = 0;
+  for (PodId id : pods) n += model_.pods()[static_cast<std::size_t>(id)].group == leaf ? 1 : 0;
+  return n;
+}
+
 GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>& pending) {
   // Rule 17.3: each pod filtered and scored normally and tentatively assumed so later pods see
   // it; the gang (minCount) check before the first pod and after the last.
@@ -111,53 +124,81 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
   const bool topology = options_.gates.topology_aware_workload_scheduling &&
                         !group.api->topology_keys.empty();
   GroupPlacement out;
-  auto running_in = [&](const GroupInfo& leaf) {
-    int n = 0;
-    for (PodId id : leaf.members) {
-      n += model_.pods()[static_cast<std::size_t>(id)].state == PodState::kRunning ? 1 : 0;
-    }
-    return n;
-  };
-  // Pods of `leaf_id` among `pods` (pod ids, or (pod, node) assignments).
-  auto count_in = [&](std::int32_t leaf_id, const auto& pods) {
-    int n = 0;
-    for (const auto& entry : pods) {
-      PodId id;
-      if constexpr (std::is_same_v<std::decay_t<decltype(entry)>, PodId>) {
-        id = entry;
-      } else {
-        id = entry.first;
-      }
-      n += model_.pods()[static_cast<std::size_t>(id)].group == leaf_id ? 1 : 0;
-    }
-    return n;
-  };
   for (std::int32_t leaf_id : group.leaves) {
     const GroupInfo& leaf = model_.groups()[static_cast<std::size_t>(leaf_id)];
     if (!leaf.gang) continue;
-    const int available = running_in(leaf) + count_in(leaf_id, pending);
+    const int available = RunningMembers(leaf) + MembersOf(leaf_id, pending);
     if (available < leaf.min_count) {
       out.message = fmt::format("pod group {} has {} pods, fewer than its minCount {}", leaf.key,
                                 available, leaf.min_count);
       return out;
     }
   }
+  if (!topology) return PlaceInDomain(root, pending, nullptr, "", kInGroup);
+  // TopologyAwareWorkloadScheduling: every pod in one domain of the constraint's key; domains are
+  // tried in node order of first appearance and the first that places the group wins.
+  const std::string& key = group.api->topology_keys.front();
+  std::vector<std::string> domains;
+  for (NodeId node : model_.node_order()) {
+    const std::string* value = FindLabel(model_.nodes()[static_cast<std::size_t>(node)].api->meta.labels, key);
+    if (value && std::find(domains.begin(), domains.end(), *value) == domains.end()) domains.push_back(*value);
+  }
+  GroupPlacement last;
+  for (const std::string& domain : domains) {
+    last = PlaceInDomain(root, pending, &key, domain, kInTopologyGroup);
+    if (last.feasible) return last;
+  }
+  last.feasible = false;
+  last.message = domains.empty()
+                     ? fmt::format("pod group is unschedulable: no node has the topology label {}", key)
+                     : fmt::format("pod group is unschedulable: no {} domain can hold it", key);
+  return last;
+}
+
+GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
+                                        const std::string* key, const std::string& domain,
+                                        const std::string& no_preemption) {
+  const GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  GroupPlacement out;
   for (PodId id : pending) {
-    const Decision d = Decide(id, nullptr, topology ? &kInTopologyGroup : &kInGroup);
-    if (d.kind == Decision::Kind::kBind) {
-      model_.Assume(id, d.node);
-      out.assigned.emplace_back(id, d.node);
-    } else {
-      out.failed.emplace_back(id, d.message);
-      out.rejectors |= d.rejectors;
+    if (key == nullptr) {
+      const Decision d = Decide(id, nullptr, &no_preemption);
+      if (d.kind == Decision::Kind::kBind) {
+        model_.Assume(id, d.node);
+        out.assigned.emplace_back(id, d.node);
+      } else {
+        out.failed.emplace_back(id, d.message);
+        out.rejectors |= d.rejectors;
+      }
+      continue;
     }
+    // Within one topology domain: filter its nodes, score the feasible ones.
+    const PodInfo& pod = model_.pods()[static_cast<std::size_t>(id)];
+    std::vector<NodeId> feasible;
+    for (NodeId node : model_.node_order()) {
+      const std::string* value = FindLabel(model_.nodes()[static_cast<std::size_t>(node)].api->meta.labels, *key);
+      if (value == nullptr || *value != domain) continue;
+      const Status s = FilterOnNode(pod, node);
+      if (s.IsSuccess()) feasible.push_back(node);
+      else out.rejectors |= MaskOf(s.plugin());
+    }
+    if (feasible.empty()) {
+      out.failed.emplace_back(id, fmt::format("no node of {}={} fits the pod. preemption: {}", *key, domain,
+                                              no_preemption));
+      continue;
+    }
+    const NodeId node = SelectHost(pod, feasible);
+    model_.Assume(id, node);
+    out.assigned.emplace_back(id, node);
   }
   out.feasible = !out.assigned.empty();
   if (!out.feasible) out.message = "pod group is unschedulable: no pod of the group fits";
   for (std::int32_t leaf_id : group.leaves) {
     const GroupInfo& leaf = model_.groups()[static_cast<std::size_t>(leaf_id)];
     if (!leaf.gang || !out.feasible) continue;
-    const int placed = running_in(leaf) + count_in(leaf_id, out.assigned);
+    std::vector<PodId> assigned;
+    for (const auto& [pod, node] : out.assigned) assigned.push_back(pod);
+    const int placed = RunningMembers(leaf) + MembersOf(leaf_id, assigned);
     if (placed < leaf.min_count) {
       out.feasible = false;
       out.message = fmt::format("pod group is unschedulable: {} could place {} of its minCount {} pods",
