@@ -221,12 +221,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     d.clear_nomination = true;
     return d;
   }
-  d.kind = Decision::Kind::kPreempt;
-  d.node = best->node;
-  d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
-                          fit_error, model_.nodes()[static_cast<std::size_t>(best->node)].name,
-                          best->victims.size());
-  d.candidate = *best;
+  SetPreemptionFound(d, fit_error, *best);
   return d;
 }
 

@@ -315,6 +315,41 @@ void Framework::ScoreCandidate(Candidate& candidate) const {
   }
 }
 
+void Framework::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below,
+                               std::int32_t skip_root, std::vector<VictimUnit>& units,
+                               std::vector<std::int32_t>& seen_groups) const {
+  for (PodId other : pods) {
+    const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
+    if (o.victim_priority >= below) continue;
+    if (skip_root != kNoId && o.group != kNoId &&
+        model_.groups()[static_cast<std::size_t>(o.group)].root == skip_root) {
+      continue;
+    }
+    if (o.all_unit != kNoId) {
+      // One unit per `all` ancestor, however many of its pods are met.
+      if (std::find(seen_groups.begin(), seen_groups.end(), o.all_unit) != seen_groups.end()) continue;
+      seen_groups.push_back(o.all_unit);
+    }
+    units.push_back(MakeUnit(other));
+  }
+}
+
+std::string Framework::ReasonsText(const Status& s) const {
+  std::vector<std::string> reasons;
+  for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
+  return fmt::format("{}", fmt::join(reasons, ", "));
+}
+
+void Framework::SetPreemptionFound(Decision& d, const std::string& fit_error,
+                                   const Candidate& best) const {
+  d.kind = Decision::Kind::kPreempt;
+  d.node = best.node;
+  d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
+                          fit_error, model_.nodes()[static_cast<std::size_t>(best.node)].name,
+                          best.victims.size());
+  d.candidate = best;
+}
+
 std::string Framework::UnitName(const VictimUnit& unit) const {
   const std::string& first = model_.pods()[static_cast<std::size_t>(unit.pods.front())].key;
   if (unit.all_group == kNoId) return first;
@@ -341,15 +376,7 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
   // 1) Eligible victims: strictly lower (group-aware) priority.
   std::vector<VictimUnit> units;
   std::vector<std::int32_t> seen_groups;
-  for (PodId other : node.pods) {
-    const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
-    if (o.victim_priority >= pod.priority) continue;
-    if (o.all_unit != kNoId) {
-      if (std::find(seen_groups.begin(), seen_groups.end(), o.all_unit) != seen_groups.end()) continue;
-      seen_groups.push_back(o.all_unit);
-    }
-    units.push_back(MakeUnit(other));
-  }
+  AddVictimUnits(node.pods, pod.priority, kNoId, units, seen_groups);
   if (units.empty()) {
     result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
     result.status.AddReason(no_victims_reason_);
@@ -406,9 +433,7 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
       step.why = "the preemptor still fits with it back";
       trace->reprieved.push_back(step.pod);
     } else {
-      std::vector<std::string> reasons;
-      for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
-      step.why = fmt::format("with it back: {}", fmt::join(reasons, ", "));
+      step.why = "with it back: " + ReasonsText(s);
     }
     step.free_after = FreeResources(node, requested);
     trace->steps.push_back(std::move(step));
@@ -572,11 +597,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
         if (!r->candidate) {
           // Not a candidate: keep the reason as the only step.
           ReprieveStep step;
-          std::vector<std::string> reasons;
-          for (int k = 0; k < r->status.reason_count(); ++k) {
-            reasons.push_back(model_.reasons().Text(r->status.reason(k)));
-          }
-          step.why = fmt::format("not a candidate: {}", fmt::join(reasons, ", "));
+          step.why = "not a candidate: " + ReasonsText(r->status);
           outcome.steps.push_back(std::move(step));
         }
         trace->candidates.push_back(std::move(outcome));
@@ -609,12 +630,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   all.insert(all.end(), violating.begin(), violating.end());
   std::string decided_by;
   const Candidate& best = *all[PickCandidate(all, trace ? &decided_by : nullptr)];
-  d.kind = Decision::Kind::kPreempt;
-  d.node = best.node;
-  d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
-                          fit_error, model_.nodes()[static_cast<std::size_t>(best.node)].name,
-                          best.victims.size());
-  d.candidate = best;
+  SetPreemptionFound(d, fit_error, best);
   if (trace) {
     ChosenCandidate chosen;
     chosen.node = model_.nodes()[static_cast<std::size_t>(best.node)].name;

@@ -172,6 +172,13 @@ class Framework {
   void ClassifyPdbViolations(std::vector<VictimUnit>& units) const;  // REQUIRES: sorted
   void ScoreCandidate(Candidate& candidate) const;  // REQUIRES: victims not empty
   std::string UnitName(const VictimUnit& unit) const;
+  // Appends the victim units of `pods` with group-aware priority below `below`, skipping members
+  // of root group `skip_root` (kNoId: none); `seen_groups` dedupes `all` units across calls.
+  void AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below, std::int32_t skip_root,
+                      std::vector<VictimUnit>& units, std::vector<std::int32_t>& seen_groups) const;
+  std::string ReasonsText(const Status& s) const;  // "Insufficient cpu, Too many pods"
+  // PostFilter success: the preemptor is to be nominated to `best.node`.
+  void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
   bool CachesUsable(const PodInfo& pod, const AffinityState* affinity) const;
 
   ClusterModel& model_;

@@ -252,16 +252,8 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   std::vector<VictimUnit> units;
   std::vector<std::int32_t> seen_groups;
   for (NodeId node : model_.node_order()) {
-    for (PodId other : model_.nodes()[static_cast<std::size_t>(node)].pods) {
-      const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
-      if (o.victim_priority >= group.priority) continue;
-      if (o.group != kNoId && model_.groups()[static_cast<std::size_t>(o.group)].root == root) continue;
-      if (o.all_unit != kNoId) {
-        if (std::find(seen_groups.begin(), seen_groups.end(), o.all_unit) != seen_groups.end()) continue;
-        seen_groups.push_back(o.all_unit);
-      }
-      units.push_back(MakeUnit(other));
-    }
+    AddVictimUnits(model_.nodes()[static_cast<std::size_t>(node)].pods, group.priority, root, units,
+                   seen_groups);
   }
   if (units.empty()) {
     out.message = "No preemption victims found for incoming preemptor";
@@ -295,10 +287,8 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
       Status s = FilterOnNode(model_.pods()[static_cast<std::size_t>(pod)], node);
       if (!s.IsSuccess()) {
         fits = false;
-        std::vector<std::string> reasons;
-        for (int i = 0; i < s.reason_count(); ++i) reasons.push_back(model_.reasons().Text(s.reason(i)));
         why = fmt::format("{} no longer fits {}: {}", model_.pods()[static_cast<std::size_t>(pod)].key,
-                          model_.nodes()[static_cast<std::size_t>(node)].name, fmt::join(reasons, ", "));
+                          model_.nodes()[static_cast<std::size_t>(node)].name, ReasonsText(s));
         break;
       }
       model_.Assume(pod, node);
