@@ -46,6 +46,7 @@ struct AdmissionOutcome {
 struct AdmissionResult {
   ClusterState state;
   std::vector<AdmissionOutcome> outcomes;  // one per input object, in input order
+  std::vector<Warning> warnings;           // kept against admission, not modelled, ...
 };
 
 // Admits `objects` in order. Never fails as a whole: a rejected object is reported in `outcomes`

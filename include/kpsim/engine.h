@@ -141,6 +141,7 @@ struct SimulationResult {
   bool attempt_cap_reached = false;
   SimulationStats stats;
   WallTime origin;
+  std::vector<Warning> warnings;  // what the engine did not model or took as given
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +208,7 @@ struct ExplainResult {
   std::string message;  // kube-scheduler's FailedScheduling message, or "fits on node X"
   std::optional<std::string> fits_node;  // when the pod fits without preemption
   std::optional<GroupExplain> group;     // when the pod is scheduled through its pod group
+  std::vector<Warning> warnings;         // what the engine did not model or took as given
 };
 
 // Explains the cycle of pod group `group` ("ns/name") against the state at time 0 (default profile,

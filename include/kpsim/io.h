@@ -36,6 +36,8 @@ struct ReadResult {
   // Whole-file failures (missing file, YAML/JSON syntax error): the file's remaining
   // documents may be lost; the message names file and line.
   std::vector<Error> file_errors;
+  // Kept, skipped or not modelled, in input order (see `Warning`).
+  std::vector<Warning> warnings;
 };
 
 // Reads files, directories (their .yaml/.yml/.json files in name order) and "-" (stdin), in

@@ -363,6 +363,19 @@ struct SourceRef {
   std::string ToString() const;  // "file:line" / "file (item N)"
 };
 
+// Something kpsim kept, skipped, changed or does not model, said out loud (never silently):
+// an object kept against admission, a skipped file, a field kpsim ignores. Warnings never stop a
+// run. Every stage appends its own (`ReadResult`, `AdmissionResult`, `SimulationResult`) and the
+// CLI prints them all: a `warnings` array in JSON, a Warnings section in text and HTML, and
+// `warning:` lines on stderr.
+struct Warning {
+  SourceRef source;     // where the object or file came from; empty file when not tied to input
+  std::string object;   // "Pod ns/name", "Node n1", or empty for a file or run-wide warning
+  std::string code;     // stable CamelCase identifier, e.g. "KeptAgainstAdmission"
+  std::string message;  // one sentence for a person, without the location (renderers add it)
+  friend bool operator==(const Warning&, const Warning&) = default;
+};
+
 struct Object {
   ObjectKind kind = ObjectKind::kPod;
   SourceRef source;
