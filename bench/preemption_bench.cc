@@ -171,7 +171,7 @@ const Prepared& Prepare(const std::string& shape) {
     auto gates = FeatureGates::Parse("GenericWorkload=true");
     if (gates.ok()) p.gates = *gates;
   }
-  p.admission = Admit(p.read.objects, p.gates);
+  p.admission = Admit(p.read.objects, p.gates, AdmissionMode::kExisting);
   p.pods = static_cast<std::int64_t>(p.admission.state.pods.size());
   return p;
 }
@@ -211,7 +211,7 @@ void BM_Admit(benchmark::State& state, std::string shape) {
   const Prepared& p = Prepare(shape);
   ReportInputErrors(state, p);
   for (auto _ : state) {
-    AdmissionResult admission = Admit(p.read.objects, p.gates);
+    AdmissionResult admission = Admit(p.read.objects, p.gates, AdmissionMode::kExisting);
     benchmark::DoNotOptimize(admission);
   }
   state.counters["pods/s"] = benchmark::Counter(static_cast<double>(p.pods) * state.iterations(),

@@ -41,6 +41,8 @@ struct AdmissionOutcome {
   std::optional<std::int32_t> priority;
   std::string priority_class_name;
   std::optional<PreemptionPolicy> preemption_policy;
+  // Admitted as an existing object against what admission would compute (kExisting only).
+  bool kept_against_admission = false;
 };
 
 struct AdmissionResult {
@@ -49,8 +51,23 @@ struct AdmissionResult {
   std::vector<Warning> warnings;           // kept against admission, not modelled, ...
 };
 
+// What the input stands for.
+enum class AdmissionMode : std::uint8_t {
+  // Every object is a create sent to the API server now (`validate`): a pod carrying
+  // `spec.priority` that the Priority admission plugin would not compute is refused.
+  kCreate,
+  // The input is a cluster as it is (`simulate`, `explain`): a Pod, PodGroup or
+  // CompositePodGroup that already carries `spec.priority` is an existing object. kube-scheduler
+  // reads only `spec.priority` and `spec.preemptionPolicy`, so it keeps them whatever the classes
+  // in the input; where admission would have computed something else, it is kept with a
+  // `KeptAgainstAdmission` warning naming the admission message. Objects without `spec.priority`
+  // are admitted as creates.
+  kExisting,
+};
+
 // Admits `objects` in order. Never fails as a whole: a rejected object is reported in `outcomes`
 // and left out of `state`; everything else still goes in.
-AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates);
+AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates,
+                      AdmissionMode mode = AdmissionMode::kCreate);
 
 }  // namespace kpsim

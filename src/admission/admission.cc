@@ -4,8 +4,11 @@
 #include "kpsim/admission.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -59,7 +62,7 @@ bool KindMatchesValue(const Object& object) {
 // Holds the state built so far and admits one object at a time.
 class Admitter {
  public:
-  explicit Admitter(const FeatureGates& gates) : gates_(gates) {
+  Admitter(const FeatureGates& gates, AdmissionMode mode) : gates_(gates), mode_(mode) {
     for (PriorityClass& pc : admission::BuiltInPriorityClasses()) {
       index_[Key{ObjectKind::kPriorityClass, "", pc.meta.name}] = state_.priority_classes.size();
       state_.priority_classes.push_back(std::move(pc));
@@ -67,6 +70,7 @@ class Admitter {
   }
 
   void AdmitOne(const Object& object, std::size_t position) {
+    ++objects_seen_;
     AdmissionOutcome outcome;
     outcome.kind = object.kind;
     outcome.source = object.source;
@@ -83,9 +87,11 @@ class Admitter {
   }
 
   AdmissionResult Finish() && {
+    WarnAboutState();
     AdmissionResult result;
     result.state = std::move(state_);
     result.outcomes = std::move(outcomes_);
+    result.warnings = std::move(warnings_);
     return result;
   }
 
@@ -103,10 +109,33 @@ class Admitter {
     return AdmitPriorityClass(std::move(v), old, state_.priority_classes);
   }
   Expected<Pod> Run(Pod v, const Pod* old) {
-    return AdmitPod(std::move(v), old, state_.priority_classes);
+    if (old != nullptr || !v.spec.priority.has_value()) {
+      return AdmitPod(std::move(v), old, state_.priority_classes);
+    }
+    return WithExistingObjectRule(AdmitPod(v, nullptr, state_.priority_classes),
+                                  [&] { return admission::AdmitExistingPod(v); });
   }
   Expected<PodGroup> Run(PodGroup v, const PodGroup* old) {
-    return AdmitPodGroup(std::move(v), old, state_.priority_classes, gates_);
+    if (old != nullptr || !v.priority.has_value()) {
+      return AdmitPodGroup(std::move(v), old, state_.priority_classes, gates_);
+    }
+    return WithExistingObjectRule(AdmitPodGroup(v, nullptr, state_.priority_classes, gates_),
+                                  [&] { return admission::AdmitExistingPodGroup(v); });
+  }
+
+  // The existing-object rule (see `AdmissionMode`) for an object created with `spec.priority`:
+  // `created` is the API server's answer to a create; `existing` admits it as an existing object.
+  // Under kExisting a refused create is replaced by the existing object (noted for a warning);
+  // under kCreate the refusal stands, noting that simulate would keep it.
+  template <typename T, typename Existing>
+  Expected<T> WithExistingObjectRule(Expected<T> created, Existing existing) {
+    pending_note_.reset();
+    if (created.ok() || created.error().code != ErrorCode::kForbidden) return created;
+    Expected<T> kept = existing();
+    if (!kept.ok()) return mode_ == AdmissionMode::kExisting ? std::move(kept) : std::move(created);
+    pending_note_ = PendingNote{created.error().message, mode_ == AdmissionMode::kExisting};
+    if (mode_ == AdmissionMode::kCreate) return created;
+    return kept;
   }
   Expected<PodDisruptionBudget> Run(PodDisruptionBudget v, const PodDisruptionBudget*) {
     return AdmitPodDisruptionBudget(std::move(v));
@@ -155,7 +184,9 @@ class Admitter {
     outcome.operation = old == nullptr ? Operation::kCreate : Operation::kUpdate;
 
     // 3) Admit, then store.
+    pending_note_.reset();
     Expected<T> admitted = Run(std::move(value), old);
+    NoteExistingObject(object, outcome, admitted);
     if (!admitted.ok()) {
       outcome.message = admitted.error().message;
       return;
@@ -170,15 +201,146 @@ class Admitter {
       outcome.priority_class_name = admitted->priority_class_name;
       outcome.preemption_policy = admitted->preemption_policy;
     }
+    if constexpr (std::is_same_v<T, PodGroup>) {
+      WarnIfGroupApiOff(*admitted, object, outcome);
+    }
     if (old != nullptr) {
       store[existing->second] = std::move(admitted).value();
     } else {
+      if constexpr (std::is_same_v<T, Pod>) pod_origins_.push_back({object.source, outcome.name});
       index_[key] = store.size();
       store.push_back(std::move(admitted).value());
     }
   }
 
+  // A PodGroup or CompositePodGroup whose API the gates leave off: the API server would not
+  // serve it; kpsim keeps it in the state, and the engine schedules its pods one by one.
+  void WarnIfGroupApiOff(const PodGroup& group, const Object& object,
+                         const AdmissionOutcome& outcome) {
+    std::string_view gate;
+    if (!gates_.generic_workload) {
+      gate = "GenericWorkload";
+    } else if (group.composite && !gates_.composite_pod_group) {
+      gate = "CompositePodGroup";
+    } else {
+      return;
+    }
+    AddWarning(object.source, fmt::format("{} {}", ObjectKindName(object.kind), outcome.name),
+               "GateOff",
+               fmt::format("the {} gate is off, so the API server would not serve this kind; "
+                           "kpsim ignores the group and schedules its pods one by one (turn it "
+                           "on with --feature-gates={}=true)",
+                           gate, gate));
+  }
+
+  // Where an admitted pod came from (for warnings about the final state).
+  struct PodOrigin {
+    SourceRef source;
+    std::string name;
+  };
+
+  void AddWarning(const SourceRef& source, std::string object, std::string code,
+                  std::string message) {
+    Warning w;
+    w.source = source;
+    w.object = std::move(object);
+    w.code = std::move(code);
+    w.message = std::move(message);
+    warnings_.push_back(std::move(w));
+  }
+
+  // Warnings about the admitted state as a whole: what kpsim does not model that the pods use,
+  // pods bound to nodes that are not in the input, pod groups whose API is off, an empty input.
+  void WarnAboutState() {
+    if (objects_seen_ == 0) {
+      AddWarning({}, "", "NoObjects", "the input holds no object kpsim models");
+    } else if (state_.nodes.empty() && !state_.pods.empty()) {
+      AddWarning({}, "", "NoNodes",
+                 fmt::format("{} pods and no nodes: every pending pod stays pending (0/0 nodes "
+                             "are available)",
+                             state_.pods.size()));
+    }
+    std::set<std::string_view> node_names;
+    for (const Node& node : state_.nodes) node_names.insert(node.meta.name);
+    std::array<int, kUnmodeledFieldCount> uses{};
+    std::array<const PodOrigin*, kUnmodeledFieldCount> first{};
+    for (std::size_t pod_idx = 0; pod_idx < state_.pods.size(); ++pod_idx) {
+      const Pod& pod = state_.pods[pod_idx];
+      const PodOrigin& origin = pod_origins_[pod_idx];
+      for (int field = 0; field < kUnmodeledFieldCount; ++field) {
+        if (!pod.spec.Uses(static_cast<UnmodeledField>(field))) continue;
+        if (uses[static_cast<std::size_t>(field)]++ == 0) {
+          first[static_cast<std::size_t>(field)] = &origin;
+        }
+      }
+      if (!pod.spec.node_name.empty() && !node_names.contains(pod.spec.node_name)) {
+        AddWarning(origin.source, "Pod " + origin.name, "BoundToMissingNode",
+                   fmt::format("bound to node {}, which is not in the input: it holds no node's "
+                               "resources and is never a victim",
+                               pod.spec.node_name));
+      }
+    }
+    for (int field = 0; field < kUnmodeledFieldCount; ++field) {
+      const int count = uses[static_cast<std::size_t>(field)];
+      if (count == 0) continue;
+      const auto f = static_cast<UnmodeledField>(field);
+      const PodOrigin& origin = *first[static_cast<std::size_t>(field)];
+      const std::string consequence =
+          f == UnmodeledField::kSchedulingGates
+              ? "kpsim schedules them as if ungated"
+              : fmt::format("kpsim does not run {}, so they are scheduled as if the field were "
+                            "absent",
+                            UnmodeledFieldPlugin(f));
+      AddWarning(origin.source, "Pod " + origin.name, "NotModeled",
+                 fmt::format("{} pod{} use{} {}: {} (first: Pod {})", count,
+                             count == 1 ? "" : "s", count == 1 ? "s" : "", UnmodeledFieldName(f),
+                             consequence, origin.name));
+    }
+  }
+
+  // Turns the note `WithExistingObjectRule` left into a warning on the outcome's object.
+  template <typename T>
+  void NoteExistingObject(const Object& object, AdmissionOutcome& outcome,
+                          const Expected<T>& admitted) {
+    if (!pending_note_) return;
+    std::int32_t priority = 0;
+    if constexpr (std::is_same_v<T, Pod>) {
+      priority = std::get<Pod>(object.value).spec.priority.value_or(0);
+    } else if constexpr (std::is_same_v<T, PodGroup>) {
+      priority = std::get<PodGroup>(object.value).priority.value_or(0);
+    }
+    Warning w;
+    w.source = object.source;
+    w.object = fmt::format("{} {}", ObjectKindName(object.kind), outcome.name);
+    if (pending_note_->kept && admitted.ok()) {
+      outcome.kept_against_admission = true;
+      w.code = "KeptAgainstAdmission";
+      w.message = fmt::format(
+          "kept as an existing object with spec.priority {}; admission would refuse it on "
+          "create: {}",
+          priority, pending_note_->admission_message);
+    } else {
+      w.code = "ExistingObjectInSimulate";
+      w.message = fmt::format(
+          "simulate and explain take it as an existing object with spec.priority {} (an "
+          "object the API server admitted earlier keeps its priority)",
+          priority);
+    }
+    warnings_.push_back(std::move(w));
+    pending_note_.reset();
+  }
+
+  struct PendingNote {
+    std::string admission_message;
+    bool kept = false;
+  };
+
   const FeatureGates& gates_;
+  AdmissionMode mode_;
+  std::optional<PendingNote> pending_note_;
+  std::vector<Warning> warnings_;
+  std::vector<PodOrigin> pod_origins_;  // parallel to `state_.pods`
+  std::size_t objects_seen_ = 0;
   ClusterState state_;
   std::vector<AdmissionOutcome> outcomes_;
   std::map<Key, std::size_t> index_;  // admitted objects -> position in their `state_` vector
@@ -186,8 +348,9 @@ class Admitter {
 
 }  // namespace
 
-AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates) {
-  Admitter admitter(gates);
+AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates,
+                      AdmissionMode mode) {
+  Admitter admitter(gates, mode);
   for (std::size_t position = 0; position < objects.size(); ++position) {
     admitter.AdmitOne(objects[position], position);
   }

@@ -48,6 +48,12 @@ Expected<Pod> AdmitPod(Pod pod, const Pod* old, const std::vector<PriorityClass>
 Expected<PodGroup> AdmitPodGroup(PodGroup group, const PodGroup* old,
                                  const std::vector<PriorityClass>& classes,
                                  const FeatureGates& gates);
+// An object that already carries `spec.priority`, as kube-scheduler sees it in a running cluster
+// (`AdmissionMode::kExisting`): priority and preemptionPolicy kept as given, whatever the classes;
+// an unset pod preemptionPolicy reads as PreemptLowerPriority. Metadata and spec are still
+// validated and defaulted as on create. REQUIRES: `spec.priority` is set.
+Expected<Pod> AdmitExistingPod(Pod pod);
+Expected<PodGroup> AdmitExistingPodGroup(PodGroup group);
 Expected<PodDisruptionBudget> AdmitPodDisruptionBudget(PodDisruptionBudget pdb);
 Expected<Node> AdmitNode(Node node);
 Expected<Namespace> AdmitNamespace(Namespace ns);

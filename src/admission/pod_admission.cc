@@ -173,11 +173,10 @@ Expected<Pod> AdmitPodUpdate(Pod pod, const Pod& old) {
 
 }  // namespace
 
-Expected<Pod> AdmitPod(Pod pod, const Pod* old, const std::vector<PriorityClass>& classes) {
-  if (old != nullptr) return AdmitPodUpdate(std::move(pod), *old);
-  // 1) Mutating admission (Priority plugin) runs before validation.
-  KPSIM_ASSIGN_OR_RETURN(pod, ResolvePodPriority(std::move(pod), classes));
-  // 2) Defaulting (SetDefaults_PodSpec) and validation of the object's metadata.
+namespace {
+
+// Defaulting (SetDefaults_PodSpec) and validation of the object's metadata, for a created pod.
+Expected<Pod> DefaultAndValidateCreated(Pod pod) {
   if (!pod.spec.termination_grace_period_seconds.has_value()) {
     pod.spec.termination_grace_period_seconds = kDefaultTerminationGracePeriodSeconds;
   }
@@ -188,6 +187,32 @@ Expected<Pod> AdmitPod(Pod pod, const Pod* old, const std::vector<PriorityClass>
                      InvalidMessage(QualifiedKind(ObjectKind::kPod), pod.meta.name, errors));
   }
   return pod;
+}
+
+}  // namespace
+
+Expected<Pod> AdmitPod(Pod pod, const Pod* old, const std::vector<PriorityClass>& classes) {
+  if (old != nullptr) return AdmitPodUpdate(std::move(pod), *old);
+  // 1) Mutating admission (Priority plugin) runs before validation.
+  KPSIM_ASSIGN_OR_RETURN(pod, ResolvePodPriority(std::move(pod), classes));
+  // 2) Defaulting and validation.
+  return DefaultAndValidateCreated(std::move(pod));
+}
+
+Expected<Pod> AdmitExistingPod(Pod pod) {
+  // kube-scheduler reads `spec.preemptionPolicy` as `PodEligibleToPreemptOthers` does: unset
+  // preempts (only an explicit Never does not).
+  if (pod.spec.preemption_policy_raw.has_value()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     InvalidMessage(QualifiedKind(ObjectKind::kPod), pod.meta.name,
+                                    {NotSupported("spec.preemptionPolicy",
+                                                  *pod.spec.preemption_policy_raw,
+                                                  {"Never", "PreemptLowerPriority"})}));
+  }
+  if (!pod.spec.preemption_policy.has_value()) {
+    pod.spec.preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
+  }
+  return DefaultAndValidateCreated(std::move(pod));
 }
 
 }  // namespace kpsim::admission

@@ -111,6 +111,24 @@ void ValidateGroupUpdate(PodGroup& group, const PodGroup& old, FieldErrors* erro
 
 }  // namespace
 
+Expected<PodGroup> AdmitExistingPodGroup(PodGroup group) {
+  if (group.preemption_policy_raw.has_value()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     InvalidMessage(QualifiedKind(KindOf(group)), group.meta.name,
+                                    {NotSupported("spec.preemptionPolicy",
+                                                  *group.preemption_policy_raw,
+                                                  {"Never", "PreemptLowerPriority"})}));
+  }
+  FieldErrors errors;
+  ValidateObjectMeta(group.meta, /*namespaced=*/true, NameRule::kDnsSubdomain, &errors);
+  ValidateGroupSpec(group, &errors);
+  if (!errors.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument,
+                     InvalidMessage(QualifiedKind(KindOf(group)), group.meta.name, errors));
+  }
+  return group;
+}
+
 Expected<PodGroup> AdmitPodGroup(PodGroup group, const PodGroup* old,
                                  const std::vector<PriorityClass>& classes,
                                  const FeatureGates& gates) {

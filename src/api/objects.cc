@@ -44,6 +44,42 @@ bool IsClusterScoped(ObjectKind kind) {
          kind == ObjectKind::kNamespace;
 }
 
+std::string_view UnmodeledFieldName(UnmodeledField field) {
+  switch (field) {
+    case UnmodeledField::kSchedulingGates:
+      return "spec.schedulingGates";
+    case UnmodeledField::kHostPorts:
+      return "host ports (hostPort, hostNetwork)";
+    case UnmodeledField::kVolumes:
+      return "volumes (persistentVolumeClaim, ephemeral, csi, cloud disks)";
+    case UnmodeledField::kTopologySpread:
+      return "spec.topologySpreadConstraints";
+    case UnmodeledField::kPreferredAffinity:
+      return "preferredDuringSchedulingIgnoredDuringExecution affinity";
+    case UnmodeledField::kResourceClaims:
+      return "spec.resourceClaims";
+  }
+  return "";
+}
+
+std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
+  switch (field) {
+    case UnmodeledField::kSchedulingGates:
+      return "SchedulingGates";
+    case UnmodeledField::kHostPorts:
+      return "NodePorts";
+    case UnmodeledField::kVolumes:
+      return "VolumeBinding, VolumeRestrictions, VolumeZone and NodeVolumeLimits";
+    case UnmodeledField::kTopologySpread:
+      return "PodTopologySpread";
+    case UnmodeledField::kPreferredAffinity:
+      return "NodeAffinity and InterPodAffinity scoring";
+    case UnmodeledField::kResourceClaims:
+      return "DynamicResources";
+  }
+  return "";
+}
+
 std::string SourceRef::ToString() const {
   if (line > 0) return fmt::format("{}:{}", file, line);
   if (document > 0) return fmt::format("{} (item {})", file, document);

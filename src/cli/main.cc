@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
@@ -117,6 +118,11 @@ bool PathsExist(const std::vector<std::string>& files) {
   return true;
 }
 
+// Prints `warnings` on stderr, one `warning:` line each.
+void ReportWarnings(const std::vector<kpsim::Warning>& warnings) {
+  for (const kpsim::Warning& w : warnings) std::cerr << "warning: " << kpsim::io::WarningText(w) << "\n";
+}
+
 // Reports input problems on stderr, one line each.
 int ReportDiagnostics(const kpsim::io::ReadResult& read, const kpsim::AdmissionResult& admission) {
   int rejected = 0;
@@ -170,6 +176,35 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
     options.origin = *t;
   }
   return options;
+}
+
+// Flags given on the command line that the chosen profile does not read.
+std::vector<kpsim::Warning> IgnoredFlagWarnings(const CLI::App* cmd,
+                                                const kpsim::EngineOptions& options,
+                                                const CommonFlags& common) {
+  std::vector<kpsim::Warning> out;
+  const auto given = [cmd](const char* name) {
+    const CLI::Option* opt = cmd->get_option_no_throw(name);
+    return opt != nullptr && opt->count() > 0;
+  };
+  const auto ignored = [&out](std::string_view flag, std::string_view why) {
+    kpsim::Warning w;
+    w.code = "IgnoredFlag";
+    w.message = fmt::format("{} is ignored: {}", flag, why);
+    out.push_back(std::move(w));
+  };
+  if (options.profile == kpsim::Profile::kBook) {
+    if (given("--candidate-sampling")) {
+      ignored("--candidate-sampling", "the book profile dry-runs every node");
+    }
+    if (given("--disable-caches")) ignored("--disable-caches", "the book profile has no caches");
+    if (!common.feature_gates.empty()) {
+      ignored("--feature-gates", "the book profile models no feature gates");
+    }
+  } else if (given("--max-attempts")) {
+    ignored("--max-attempts", "only the book profile caps its rounds");
+  }
+  return out;
 }
 
 }  // namespace
@@ -230,23 +265,34 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files);
-    const kpsim::AdmissionResult admission = kpsim::Admit(read.objects, *gates);
+    const kpsim::AdmissionResult admission =
+        kpsim::Admit(read.objects, *gates, kpsim::AdmissionMode::kCreate);
     const int rejected = ReportDiagnostics(read, admission);
+    ReportWarnings(kpsim::io::CollectWarnings(&read, &admission));
     std::cout << (common.output == "json" ? kpsim::io::RenderValidateJson(read, admission)
                                           : kpsim::io::RenderValidateText(read, admission));
-    return rejected > 0 ? kExitRejected : kExitOk;
+    const bool nothing_read = read.objects.empty() && read.ignored.empty();
+    return rejected > 0 || nothing_read ? kExitRejected : kExitOk;
   }
 
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
   auto options = MakeOptions(common, engine_flags);
   if (!options) return kExitUsage;
   const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files);
-  const kpsim::AdmissionResult admission = kpsim::Admit(read.objects, options->gates);
+  const kpsim::AdmissionResult admission =
+      kpsim::Admit(read.objects, options->gates, kpsim::AdmissionMode::kExisting);
   ReportDiagnostics(read, admission);
+  const std::vector<kpsim::Warning> flag_warnings =
+      IgnoredFlagWarnings(simulate->parsed() ? simulate : explain, *options, common);
+  const std::vector<kpsim::Warning> input_warnings =
+      kpsim::io::CollectWarnings(&read, &admission, flag_warnings);
 
   if (simulate->parsed()) {
     const kpsim::SimulationResult result = kpsim::Simulate(admission.state, *options);
-    kpsim::io::RunReport report{&read, &admission, &result, &*options};
+    std::vector<kpsim::Warning> all = input_warnings;
+    all.insert(all.end(), result.warnings.begin(), result.warnings.end());
+    ReportWarnings(all);
+    kpsim::io::RunReport report{&read, &admission, &result, &*options, flag_warnings};
     std::cout << (common.output == "json"   ? kpsim::io::RenderSimulationJson(report)
                   : common.output == "html" ? kpsim::io::RenderSimulationHtml(report)
                                             : kpsim::io::RenderSimulationText(report));
@@ -260,11 +306,16 @@ int main(int argc, char** argv) {
                        ? kpsim::Explain(admission.state, *options, explain_pod)
                        : kpsim::ExplainGroup(admission.state, *options, explain_group);
   if (!explained.ok()) {
+    ReportWarnings(input_warnings);
     std::cerr << "kpsim: explain: " << explained.error().message << "\n";
     return kExitUsage;
   }
-  std::cout << (common.output == "json"   ? kpsim::io::RenderExplainJson(*explained)
-                : common.output == "html" ? kpsim::io::RenderExplainHtml(*explained)
-                                          : kpsim::io::RenderExplainText(*explained));
+  std::vector<kpsim::Warning> all = input_warnings;
+  all.insert(all.end(), explained->warnings.begin(), explained->warnings.end());
+  ReportWarnings(all);
+  std::cout << (common.output == "json" ? kpsim::io::RenderExplainJson(*explained, input_warnings)
+                : common.output == "html"
+                    ? kpsim::io::RenderExplainHtml(*explained, input_warnings)
+                    : kpsim::io::RenderExplainText(*explained, input_warnings));
   return kExitOk;
 }

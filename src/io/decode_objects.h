@@ -204,9 +204,57 @@ template <typename V>
 std::vector<std::pair<std::string, Quantity>> ResourceMap(const V& v, const Path& p) {
   std::vector<std::pair<std::string, Quantity>> out;
   Fields(v, p, [&](std::string_view key, const V& child, const Path& cp) {
-    out.emplace_back(std::string(key), Qty(child, cp));
+    const Quantity q = Qty(child, cp);
+    // Mirrors `ValidateNonnegativeQuantity` (pkg/apis/core/validation): requests, limits,
+    // overhead, capacity and allocatable are never negative.
+    if (q.milli < 0) {
+      Fail(child, cp,
+           fmt::format("Invalid value: \"{}\": must be greater than or equal to 0", child.text()));
+    }
+    out.emplace_back(std::string(key), q);
   });
   return out;
+}
+
+// Whether `v` is a list with at least one item.
+template <typename V>
+bool NonEmptyList(const V& v) {
+  if (v.type() != NodeType::kSeq) return false;
+  bool any = false;
+  v.ForEachItem([&](int, const V&) { any = true; });
+  return any;
+}
+
+// Volume sources that kube-scheduler's volume plugins look at (the rest, such as configMap,
+// secret, projected, emptyDir and downwardAPI, never affect scheduling).
+inline bool IsSchedulingVolumeSource(std::string_view source) {
+  for (std::string_view s : {"persistentVolumeClaim", "ephemeral", "csi", "gcePersistentDisk",
+                             "awsElasticBlockStore", "azureDisk", "cinder", "iscsi", "rbd"}) {
+    if (source == s) return true;
+  }
+  return false;
+}
+
+// kpsim's simulated clock holds int64 microseconds; a grace period above this would overflow it.
+inline constexpr std::int64_t kMaxGracePeriodSeconds = 1'000'000'000'000;  // ~31,700 years
+
+// `into += r`, refusing a sum past the int64 range (where it would wrap into a negative amount).
+template <typename V>
+void AddResources(ResourceList& into, const ResourceList& r, const V& v, const Path& p) {
+  const auto add = [&](std::int64_t& a, std::int64_t b, std::string_view name) {
+    if (__builtin_add_overflow(a, b, &a)) {
+      Fail(v, p, fmt::format("the {} requests sum past the 64-bit range", name));
+    }
+  };
+  add(into.milli_cpu, r.milli_cpu, kResourceCpu);
+  add(into.memory, r.memory, kResourceMemory);
+  add(into.ephemeral_storage, r.ephemeral_storage, kResourceEphemeralStorage);
+  add(into.pods, r.pods, kResourcePods);
+  for (const auto& [name, amount] : r.scalar) {
+    std::int64_t total = into.Scalar(name);
+    add(total, amount, name);
+    into.SetScalar(name, total);
+  }
 }
 
 inline ResourceList ToResourceList(const std::vector<std::pair<std::string, Quantity>>& m) {
@@ -461,7 +509,8 @@ Node DecodeNode(const V& v, const Path& p) {
 // One container's effective requests: `requests`, with `limits` standing in for any resource
 // that has a limit but no request (API defaulting).
 template <typename V>
-ResourceList DecodeContainerRequests(const V& v, const Path& p, bool* is_sidecar) {
+ResourceList DecodeContainerRequests(const V& v, const Path& p, bool* is_sidecar,
+                                     bool* uses_host_port) {
   std::vector<std::pair<std::string, Quantity>> requests;
   std::vector<std::pair<std::string, Quantity>> limits;
   Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
@@ -475,6 +524,14 @@ ResourceList DecodeContainerRequests(const V& v, const Path& p, bool* is_sidecar
       });
     } else if (key == "restartPolicy" && is_sidecar != nullptr) {
       *is_sidecar = Str(c, cp) == "Always";
+    } else if (key == "ports" && uses_host_port != nullptr) {
+      Items(c, cp, [&](const V& port, const Path& pp) {
+        Fields(port, pp, [&](std::string_view k, const V& f, const Path&) {
+          if (k == "hostPort" && f.type() == NodeType::kScalar && f.text() != "0") {
+            *uses_host_port = true;
+          }
+        });
+      });
     }
   });
   ResourceList r;
@@ -536,6 +593,27 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
       });
     } else if (key == "terminationGracePeriodSeconds") {
       spec.termination_grace_period_seconds = OptInt64(c, cp);
+      // The simulated clock counts int64 microseconds; a longer grace period would wrap.
+      if (spec.termination_grace_period_seconds.value_or(0) > kMaxGracePeriodSeconds) {
+        Fail(c, cp,
+             fmt::format("Invalid value: {}: must be at most {} seconds (kpsim's simulated clock)",
+                         *spec.termination_grace_period_seconds, kMaxGracePeriodSeconds));
+      }
+    } else if (key == "schedulingGates") {
+      if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kSchedulingGates);
+    } else if (key == "topologySpreadConstraints") {
+      if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kTopologySpread);
+    } else if (key == "resourceClaims") {
+      if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kResourceClaims);
+    } else if (key == "hostNetwork") {
+      // With hostNetwork every containerPort is a host port.
+      if (c.AsBool().value_or(false)) spec.NoteUse(UnmodeledField::kHostPorts);
+    } else if (key == "volumes") {
+      Items(c, cp, [&](const V& volume, const Path& vp) {
+        Fields(volume, vp, [&](std::string_view k, const V&, const Path&) {
+          if (IsSchedulingVolumeSource(k)) spec.NoteUse(UnmodeledField::kVolumes);
+        });
+      });
     } else if (key == "schedulingGroup") {
       if (c.type() == NodeType::kNull) return;
       SchedulingGroup group;
@@ -546,8 +624,14 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
     } else if (key == "affinity") {
       Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
         const std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+        const auto note_preferred = [&](std::string_view ak, const V& av) {
+          if (ak == "preferredDuringSchedulingIgnoredDuringExecution" && NonEmptyList(av)) {
+            spec.NoteUse(UnmodeledField::kPreferredAffinity);
+          }
+        };
         if (k == "nodeAffinity") {
           Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
+            note_preferred(ak, av);
             if (ak == kRequired && av.type() != NodeType::kNull) {
               spec.affinity.node_affinity_required = DecodeNodeSelector(av, ap);
             }
@@ -556,13 +640,16 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
           auto& terms = k == "podAffinity" ? spec.affinity.pod_affinity_required
                                            : spec.affinity.pod_anti_affinity_required;
           Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
+            note_preferred(ak, av);
             if (ak == kRequired) terms = DecodePodAffinityTerms(av, ap);
           });
         }
       });
     } else if (key == "containers") {
       Items(c, cp, [&](const V& item, const Path& ip) {
-        containers += DecodeContainerRequests(item, ip, nullptr);
+        bool host_port = false;
+        AddResources(containers, DecodeContainerRequests(item, ip, nullptr, &host_port), item, ip);
+        if (host_port) spec.NoteUse(UnmodeledField::kHostPorts);
       });
     } else if (key == "initContainers") {
       // Mirrors `AggregateContainerRequests` (k8s component-helpers resource/helpers.go): the
@@ -570,13 +657,16 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
       // it; sidecars also run alongside the regular containers.
       Items(c, cp, [&](const V& item, const Path& ip) {
         bool sidecar = false;
-        ResourceList r = DecodeContainerRequests(item, ip, &sidecar);
+        bool host_port = false;
+        ResourceList r = DecodeContainerRequests(item, ip, &sidecar, &host_port);
+        if (host_port) spec.NoteUse(UnmodeledField::kHostPorts);
         if (sidecar) {
-          containers += r;
-          restartable_init += r;
+          AddResources(containers, r, item, ip);
+          AddResources(restartable_init, r, item, ip);
           init_max = ResourceList::Max(init_max, restartable_init);
         } else {
-          init_max = ResourceList::Max(init_max, r + restartable_init);
+          AddResources(r, restartable_init, item, ip);
+          init_max = ResourceList::Max(init_max, r);
         }
       });
     } else if (key == "overhead") {
@@ -608,7 +698,7 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   if (std::optional<Quantity> mem = pod_level(kResourceMemory)) {
     requests.Set(kResourceMemory, *mem);
   }
-  requests += ToResourceList(overhead);
+  AddResources(requests, ToResourceList(overhead), v, p.Field("overhead"));
   spec.requests = std::move(requests);
 }
 

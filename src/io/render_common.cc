@@ -124,9 +124,62 @@ Json IgnoredJson(const ReadResult* read) {
   return out;
 }
 
+Json WarningsJson(std::span<const Warning> warnings) {
+  Json out = Json::array();
+  for (const Warning& w : warnings) {
+    Json entry = Json::object();
+    entry["code"] = w.code;
+    entry["object"] = StringOrNull(w.object);
+    entry["message"] = w.message;
+    entry["file"] = StringOrNull(w.source.file);
+    entry["line"] = w.source.line;
+    entry["document"] = w.source.document;
+    entry["source"] = StringOrNull(w.source.file.empty() ? "" : w.source.ToString());
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+std::string WarningsText(std::span<const Warning> warnings) {
+  if (warnings.empty()) return {};
+  std::string out = fmt::format("\nWarnings ({}):\n", warnings.size());
+  for (const Warning& w : warnings) out += fmt::format("  {}\n", WarningText(w));
+  return out;
+}
+
 std::string Dump(const Json& json) {
   // `error_handler_t::replace`: invalid UTF-8 from a manifest must not throw.
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace kpsim::io::render
+
+namespace kpsim::io {
+
+std::vector<Warning> CollectWarnings(const ReadResult* read, const AdmissionResult* admission,
+                                     std::span<const Warning> more) {
+  std::vector<Warning> out;
+  if (read != nullptr) out.insert(out.end(), read->warnings.begin(), read->warnings.end());
+  if (admission != nullptr) {
+    out.insert(out.end(), admission->warnings.begin(), admission->warnings.end());
+  }
+  out.insert(out.end(), more.begin(), more.end());
+  return out;
+}
+
+std::string WarningText(const Warning& warning) {
+  std::string out;
+  if (!warning.source.file.empty()) {
+    out = warning.source.ToString();
+    if (warning.source.line > 0 && warning.source.document > 0) {
+      out += fmt::format(" (document {})", warning.source.document);
+    }
+    out += ": ";
+  }
+  if (!warning.object.empty()) out += warning.object + ": ";
+  out += warning.message;
+  if (!warning.code.empty()) out += fmt::format(" [{}]", warning.code);
+  return out;
+}
+
+}  // namespace kpsim::io

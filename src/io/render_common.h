@@ -5,6 +5,7 @@
 // so identical input renders byte-identically (house style G14).
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -55,6 +56,12 @@ struct RejectedLine {
   std::string message;
 };
 std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionResult* admission);
+
+// `warnings` entries: `{code, object, message, file, line, document, source}` (file null and
+// line/document 0 when the warning is not tied to an input place).
+Json WarningsJson(std::span<const Warning> warnings);
+// "\nWarnings (N):\n  <WarningText>\n..." or nothing when there are none.
+std::string WarningsText(std::span<const Warning> warnings);
 
 // `json.dump(2)` plus a trailing newline.
 std::string Dump(const Json& json);

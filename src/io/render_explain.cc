@@ -74,7 +74,19 @@ std::string Table(const std::vector<std::vector<std::string>>& rows, std::string
 
 }  // namespace
 
-std::string RenderExplainJson(const ExplainResult& explain) {
+namespace {
+
+std::vector<Warning> ExplainWarnings(const ExplainResult& explain,
+                                     std::span<const Warning> input_warnings) {
+  std::vector<Warning> out(input_warnings.begin(), input_warnings.end());
+  out.insert(out.end(), explain.warnings.begin(), explain.warnings.end());
+  return out;
+}
+
+}  // namespace
+
+std::string RenderExplainJson(const ExplainResult& explain,
+                              std::span<const Warning> input_warnings) {
   Json out = Json::object();
   out["profile"] = std::string(render::ProfileName(explain.profile));
   out["pod"] = explain.pod;
@@ -137,10 +149,12 @@ std::string RenderExplainJson(const ExplainResult& explain) {
     group["nominations"] = std::move(nominations);
     out["group"] = std::move(group);
   }
+  out["warnings"] = render::WarningsJson(ExplainWarnings(explain, input_warnings));
   return render::Dump(out);
 }
 
-std::string RenderExplainText(const ExplainResult& explain) {
+std::string RenderExplainText(const ExplainResult& explain,
+                              std::span<const Warning> input_warnings) {
   std::string out = fmt::format("Pod {} (priority {}), profile {}\n", explain.pod,
                                 explain.priority, render::ProfileName(explain.profile));
   // 1) Filter, per node.
@@ -220,6 +234,7 @@ std::string RenderExplainText(const ExplainResult& explain) {
     out += "\nChosen: none\n";
   }
   out += fmt::format("\nMessage: {}\n", explain.message);
+  out += render::WarningsText(ExplainWarnings(explain, input_warnings));
   return out;
 }
 

@@ -259,6 +259,18 @@ std::string Card(std::string_view css, std::string_view label, std::int64_t valu
       css, value, Esc(label));
 }
 
+// The `warnings` of any of the three JSON outputs.
+std::string Warnings(const Json& data) {
+  Table warnings("warnings", {"Code", "Object", "Source", "Message"});
+  for (const Json& w : Items(data, "warnings")) {
+    warnings.Row({Esc(Text(w, "code")), Dash(Text(w, "object")),
+                  "<code>" + Dash(Text(w, "source")) + "</code>", Esc(Text(w, "message"))});
+  }
+  if (warnings.Empty()) return {};
+  return Section("warnings", "Warnings", warnings.Render(),
+                 "What kpsim kept, skipped, changed or does not model: the run went on.");
+}
+
 std::string RejectedAndIgnored(const Json& data) {
   std::string out;
   Table rejected("rejected", {"Kind", "Name", "Source", "Message"});
@@ -280,6 +292,7 @@ std::string RejectedAndIgnored(const Json& data) {
     out += Section("ignored", "Ignored objects", ignored.Render(),
                    "Kinds kpsim does not model: listed, not errors.");
   }
+  out += Warnings(data);
   return out;
 }
 
@@ -625,6 +638,7 @@ std::string ExplainBody(const Json& data) {
     decision = "<p>No node chosen.</p>\n";
   }
   out += Section("decision", "Decision", decision);
+  out += Warnings(data);
   return out;
 }
 
@@ -641,8 +655,9 @@ std::string RenderSimulationHtml(const RunReport& report) {
   return Page("simulate", "kpsim simulation report", SimulationBody(Parse(json)), json);
 }
 
-std::string RenderExplainHtml(const ExplainResult& explain) {
-  const std::string json = RenderExplainJson(explain);
+std::string RenderExplainHtml(const ExplainResult& explain,
+                              std::span<const Warning> input_warnings) {
+  const std::string json = RenderExplainJson(explain, input_warnings);
   return Page("explain", "kpsim explain " + explain.pod, ExplainBody(Parse(json)), json);
 }
 

@@ -15,6 +15,14 @@ namespace {
 
 using render::Json;
 
+// The reader's, admission's, the simulation's and the command line's warnings, in that order.
+std::vector<Warning> SimulationWarnings(const RunReport& report) {
+  std::vector<Warning> more;
+  if (report.simulation != nullptr) more = report.simulation->warnings;
+  more.insert(more.end(), report.extra_warnings.begin(), report.extra_warnings.end());
+  return CollectWarnings(report.read, report.admission, more);
+}
+
 Json EventJson(const SimEvent& e) {
   Json out = Json::object();
   out["time"] = render::SecondsJson(e.time);
@@ -39,7 +47,7 @@ Json PodJson(const PodOutcome& p) {
   out["state"] = std::string(PodStateName(p.state));
   out["node"] = render::StringOrNull(p.node);
   out["nominatedNode"] = render::StringOrNull(p.nominated_node);
-  if (p.state == PodState::kPending) out["reason"] = p.reason;
+  if (p.state == PodState::kPending || !p.reason.empty()) out["reason"] = p.reason;
   if (!p.replacement_of.empty()) out["replacementOf"] = p.replacement_of;
   if (!p.pod_group.empty()) out["podGroup"] = p.pod_group;
   if (p.scheduled_at.has_value()) out["scheduledAt"] = render::SecondsJson(*p.scheduled_at);
@@ -106,6 +114,7 @@ class TextWriter {
       Pending(*sim);
     }
     RejectedAndIgnored();
+    out_ += render::WarningsText(warnings_);
     Summary();
     return std::move(out_);
   }
@@ -291,8 +300,9 @@ class TextWriter {
     }
     out_ += fmt::format(
         "Summary: {} running, {} pending, {} terminating, {} deleted; {} preemptions; {} rejected, "
-        "{} ignored",
-        running, pending, terminating, deleted, preempted, rejected_count_, ignored);
+        "{} ignored, {} warning{}",
+        running, pending, terminating, deleted, preempted, rejected_count_, ignored,
+        warnings_.size(), warnings_.size() == 1 ? "" : "s");
     if (sim != nullptr) {
       out_ += fmt::format("; ended at {}s ({})", render::SecondsText(sim->end_time, 0),
                           sim->end_reason.empty() ? "quiescent" : sim->end_reason);
@@ -301,6 +311,7 @@ class TextWriter {
   }
 
   const RunReport& report_;
+  std::vector<Warning> warnings_ = SimulationWarnings(report_);
   std::map<std::string, std::int32_t> priorities_;
   std::size_t rejected_count_ = 0;
   std::string out_;
@@ -336,6 +347,7 @@ std::string RenderSimulationJson(const RunReport& report) {
   out["groups"] = std::move(groups);
   out["rejected"] = render::RejectedJson(report.read, report.admission);
   out["ignored"] = render::IgnoredJson(report.read);
+  out["warnings"] = render::WarningsJson(SimulationWarnings(report));
   out["stats"] = StatsJson(sim.stats);
   return render::Dump(out);
 }

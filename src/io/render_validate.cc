@@ -35,6 +35,8 @@ std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& ad
   out["objects"] = std::move(objects);
   out["rejected"] = render::RejectedJson(&read, nullptr);
   out["ignored"] = render::IgnoredJson(&read);
+  const std::vector<Warning> warnings = CollectWarnings(&read, &admission);
+  out["warnings"] = render::WarningsJson(warnings);
   int admitted = 0;
   for (const AdmissionOutcome& o : admission.outcomes) admitted += o.admitted ? 1 : 0;
   Json summary = Json::object();
@@ -44,6 +46,7 @@ std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& ad
   summary["rejected"] = admission.outcomes.size() - static_cast<std::size_t>(admitted) +
                         read.errors.size() + read.file_errors.size();
   summary["ignored"] = read.ignored.size();
+  summary["warnings"] = warnings.size();
   out["summary"] = std::move(summary);
   return render::Dump(out);
 }
@@ -82,11 +85,13 @@ std::string RenderValidateText(const ReadResult& read, const AdmissionResult& ad
       out += fmt::format("  {} {}  [{}]\n", o.kind, o.name, o.source.ToString());
     }
   }
+  const std::vector<Warning> warnings = CollectWarnings(&read, &admission);
+  out += render::WarningsText(warnings);
   const std::size_t rejected =
       admission.outcomes.size() - static_cast<std::size_t>(admitted) + read_failures.size();
-  out += fmt::format("\n{} objects: {} admitted, {} rejected, {} ignored\n",
+  out += fmt::format("\n{} objects: {} admitted, {} rejected, {} ignored, {} warning{}\n",
                      admission.outcomes.size() + read_failures.size(), admitted, rejected,
-                     read.ignored.size());
+                     read.ignored.size(), warnings.size(), warnings.size() == 1 ? "" : "s");
   return out;
 }
 

@@ -22,7 +22,7 @@ ClusterState LoadExample(const std::string& name) {
   const io::ReadResult read = io::ReadManifests({path});
   EXPECT_TRUE(read.errors.empty()) << path;
   EXPECT_TRUE(read.file_errors.empty()) << path;
-  AdmissionResult admitted = Admit(read.objects, FeatureGates{});
+  AdmissionResult admitted = Admit(read.objects, FeatureGates{}, AdmissionMode::kExisting);
   for (const AdmissionOutcome& outcome : admitted.outcomes) {
     EXPECT_TRUE(outcome.admitted) << outcome.name << ": " << outcome.message;
   }

@@ -172,5 +172,102 @@ run validate "$WORK/broken.yaml"
 if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "syntax error exits 1 or 2 (got $rc), no crash"; else fail "syntax error: exit $rc"; fi
 if grep -q "broken.yaml" "$WORK/err"; then ok "syntax error names the file on stderr"; else fail "syntax error message lacks the file name"; fi
 
+# --- existing objects and warnings (issue 7) ---------------------------------------------------
+# A snapshot whose pods carry spec.priority but whose PriorityClasses were not captured.
+cat >"$WORK/snapshot-no-classes.yaml" <<'YAML'
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: "2", memory: 4Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: low, namespace: default}
+  spec:
+    nodeName: n1
+    priorityClassName: batch-low
+    priority: 100
+    preemptionPolicy: PreemptLowerPriority
+    containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: high, namespace: default}
+  spec:
+    priorityClassName: prod-high
+    priority: 1000
+    preemptionPolicy: PreemptLowerPriority
+    containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+YAML
+expect_rc "snapshot without classes simulates" 0 simulate -o json "$WORK/snapshot-no-classes.yaml"
+if json_check "$WORK/out" 'len(d["rejected"])==0 and any(e["reason"]=="Preempted" and e["pod"]=="default/low" and e["by"]=="default/high" for e in d["events"])'; then
+  ok "existing pods keep spec.priority: high preempts low"
+else
+  fail "existing pods were rejected or did not preempt"
+fi
+if json_check "$WORK/out" 'sorted(w["object"] for w in d["warnings"] if w["code"]=="KeptAgainstAdmission")==["Pod default/high","Pod default/low"] and all(w["file"] and w["line"]>0 for w in d["warnings"])'; then
+  ok "simulate json warns KeptAgainstAdmission per pod, with file and line"
+else
+  fail "simulate json lacks the KeptAgainstAdmission warnings"
+fi
+if grep -q '^warning: .*snapshot-no-classes.yaml:.*Pod default/low: kept as an existing object' "$WORK/err"; then
+  ok "warning: lines on stderr"
+else
+  fail "no warning: line on stderr"
+fi
+expect_rc "validate still refuses the pods as creates" 1 validate -o json "$WORK/snapshot-no-classes.yaml"
+if json_check "$WORK/out" 'any(w["code"]=="ExistingObjectInSimulate" for w in d["warnings"])'; then
+  ok "validate says simulate takes them as existing objects"
+else
+  fail "validate does not mention the existing-object rule"
+fi
+expect_rc "explain of an existing pod" 0 explain --pod default/high -o json "$WORK/snapshot-no-classes.yaml"
+if json_check "$WORK/out" 'd["priority"]==1000 and any(w["code"]=="KeptAgainstAdmission" for w in d["warnings"])'; then
+  ok "explain json carries the input warnings"
+else
+  fail "explain json lacks warnings"
+fi
+expect_rc "book profile needs no PriorityClass" 0 simulate --profile book -o json "$WORK/snapshot-no-classes.yaml"
+if json_check "$WORK/out" 'len(d["rejected"])==0'; then ok "book profile keeps the existing pods"; else fail "book profile rejected pods"; fi
+run simulate --profile book --candidate-sampling kubernetes "$WORK/snapshot-no-classes.yaml"
+if grep -q 'warning: --candidate-sampling is ignored' "$WORK/err"; then ok "a flag the profile ignores is warned"; else fail "no warning for an ignored flag"; fi
+
+: >"$WORK/empty.yaml"
+expect_rc "validate of an empty input exits 1" 1 validate "$WORK/empty.yaml"
+if grep -q 'NoObjects' "$WORK/err"; then ok "empty input is warned"; else fail "empty input not warned"; fi
+expect_rc "simulate of an empty input completes" 0 simulate -o json "$WORK/empty.yaml"
+if json_check "$WORK/out" 'any(w["code"]=="NoObjects" for w in d["warnings"])'; then ok "simulate json warns NoObjects"; else fail "simulate json lacks NoObjects"; fi
+
+cat >"$WORK/unmodeled.yaml" <<'YAML'
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 4Gi, pods: "110"}}
+---
+kind: Pod
+metadata: {name: a}
+spec:
+  nodeName: gone
+  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]
+  containers: [{name: c, ports: [{containerPort: 80, hostPort: 80}]}]
+---
+kind: Pod
+metadata: {name: b}
+spec:
+  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]
+  containers: [{name: c}]
+YAML
+expect_rc "pods using unmodelled fields still simulate" 0 simulate -o json "$WORK/unmodeled.yaml"
+if json_check "$WORK/out" 'sum(1 for w in d["warnings"] if w["code"]=="NotModeled" and "2 pods use spec.topologySpreadConstraints" in w["message"])==1'; then
+  ok "unmodelled fields warned once per field with pods counted"
+else
+  fail "unmodelled field warning missing or repeated"
+fi
+if json_check "$WORK/out" 'any(w["code"]=="BoundToMissingNode" and w["object"]=="Pod default/a" for w in d["warnings"]) and any(p["pod"]=="default/a" and "not in the input" in p["reason"] for p in d["pods"])'; then
+  ok "a pod bound to a missing node is warned and says so in its reason"
+else
+  fail "pod bound to a missing node not reported"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

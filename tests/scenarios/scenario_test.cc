@@ -348,9 +348,9 @@ TEST_P(ScenarioTest, MatchesExpectedJson) {
 
   const io::ReadResult read = io::ReadManifests(paths);
   for (const Error& e : read.file_errors) ADD_FAILURE() << c.name << ": " << e.ToString();
-  const AdmissionResult admission = Admit(read.objects, options.gates);
+  const AdmissionResult admission = Admit(read.objects, options.gates, AdmissionMode::kExisting);
   const SimulationResult simulation = Simulate(admission.state, options);
-  const io::RunReport report{&read, &admission, &simulation, &options};
+  const io::RunReport report{&read, &admission, &simulation, &options, {}};
   const std::string rendered = io::RenderSimulationJson(report);
 
   const json actual = json::parse(rendered, nullptr, false);
@@ -364,7 +364,7 @@ TEST_P(ScenarioTest, MatchesExpectedJson) {
   }
 
   const SimulationResult again = Simulate(admission.state, options);
-  const io::RunReport report_again{&read, &admission, &again, &options};
+  const io::RunReport report_again{&read, &admission, &again, &options, {}};
   EXPECT_EQ(rendered, io::RenderSimulationJson(report_again)) << c.name << ": not deterministic";
 }
 

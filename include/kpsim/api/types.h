@@ -252,6 +252,21 @@ struct PodCondition {
   friend bool operator==(const PodCondition&, const PodCondition&) = default;
 };
 
+// Pod fields that kube-scheduler plugins read and kpsim does not model: the decoder notes them
+// (a bit each in `PodSpec::unmodeled`) so the run can say how many pods use each.
+enum class UnmodeledField : std::uint8_t {
+  kSchedulingGates,    // spec.schedulingGates (SchedulingGates PreEnqueue)
+  kHostPorts,          // containers[].ports[].hostPort, or hostNetwork (NodePorts)
+  kVolumes,            // PVC, ephemeral, CSI and cloud-disk volumes (Volume* plugins)
+  kTopologySpread,     // spec.topologySpreadConstraints (PodTopologySpread)
+  kPreferredAffinity,  // preferredDuringScheduling... affinity terms (scores only)
+  kResourceClaims,     // spec.resourceClaims (DynamicResources)
+};
+inline constexpr int kUnmodeledFieldCount = 6;
+// The field as a person reads it in a manifest, and the kube-scheduler plugin that reads it.
+std::string_view UnmodeledFieldName(UnmodeledField field);
+std::string_view UnmodeledFieldPlugin(UnmodeledField field);
+
 struct PodSpec {
   std::string node_name;
   std::string scheduler_name;  // empty = "default-scheduler"
@@ -267,6 +282,12 @@ struct PodSpec {
   // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
   ResourceList requests;
   std::optional<SchedulingGroup> scheduling_group;
+  // Bit `1 << UnmodeledField` set when the manifest uses that field (see `UnmodeledField`).
+  std::uint32_t unmodeled = 0;
+  bool Uses(UnmodeledField field) const {
+    return (unmodeled >> static_cast<unsigned>(field)) & 1U;
+  }
+  void NoteUse(UnmodeledField field) { unmodeled |= 1U << static_cast<unsigned>(field); }
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

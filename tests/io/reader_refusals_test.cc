@@ -1,0 +1,140 @@
+// Values Kubernetes refuses, or that would wrap kpsim's arithmetic, are decode errors naming the
+// field; fields kpsim does not model are noted on the pod for the run's warnings.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "kpsim/io.h"
+#include "reader_test_util.h"
+
+namespace kpsim::io {
+namespace {
+
+using testing_util::Only;
+
+DecodeError OnlyError(std::string_view text) {
+  const ReadResult r = ReadManifestText(text, "c.yaml");
+  EXPECT_TRUE(r.objects.empty());
+  EXPECT_EQ(r.errors.size(), 1u);
+  return r.errors.empty() ? DecodeError{} : r.errors[0];
+}
+
+TEST(ReaderRefusalTest, NegativeRequestIsRefused) {
+  const DecodeError e = OnlyError(R"(kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - resources: {requests: {cpu: "-1"}}
+)");
+  EXPECT_EQ(e.field, "spec.containers[0].resources.requests.cpu");
+  EXPECT_NE(e.message.find("Invalid value: \"-1\": must be greater than or equal to 0"),
+            std::string::npos)
+      << e.message;
+}
+
+TEST(ReaderRefusalTest, NegativeAllocatableIsRefused) {
+  const DecodeError e = OnlyError(R"(kind: Node
+metadata: {name: n1}
+status: {allocatable: {memory: -4Gi}}
+)");
+  EXPECT_EQ(e.field, "status.allocatable.memory");
+  EXPECT_NE(e.message.find("must be greater than or equal to 0"), std::string::npos);
+}
+
+// Setup: two containers whose cpu requests (5e15 cores = 5e18 milli-CPU) each fit int64 but
+// sum past it.
+TEST(ReaderRefusalTest, RequestsSummingPast64BitsAreRefused) {
+  const DecodeError e = OnlyError(R"(kind: Pod
+metadata: {name: huge}
+spec:
+  containers:
+  - resources: {requests: {cpu: "5000000000000000"}}
+  - resources: {requests: {cpu: "5000000000000000"}}
+)");
+  EXPECT_NE(e.message.find("the cpu requests sum past the 64-bit range"), std::string::npos)
+      << e.message;
+  EXPECT_EQ(e.field, "spec.containers[1]");
+}
+
+TEST(ReaderRefusalTest, GracePeriodBeyondTheSimulatedClockIsRefused) {
+  const DecodeError e = OnlyError(R"(kind: Pod
+metadata: {name: slow}
+spec:
+  terminationGracePeriodSeconds: 9223372036855
+  containers: [{name: c}]
+)");
+  EXPECT_EQ(e.field, "spec.terminationGracePeriodSeconds");
+  EXPECT_NE(e.message.find("must be at most 1000000000000 seconds"), std::string::npos);
+}
+
+TEST(ReaderRefusalTest, LargeButValidGracePeriodIsKept) {
+  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: slow}
+spec:
+  terminationGracePeriodSeconds: 86400
+)",
+                                             "c.yaml"));
+  EXPECT_EQ(pod.spec.termination_grace_period_seconds, 86400);
+}
+
+TEST(ReaderUnmodeledTest, FieldsKubeSchedulerReadsAreNoted) {
+  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: busy}
+spec:
+  schedulingGates: [{name: wait}]
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}
+  affinity:
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 1
+        podAffinityTerm: {topologyKey: zone}
+  volumes:
+  - {name: data, persistentVolumeClaim: {claimName: data}}
+  containers:
+  - name: c
+    ports: [{containerPort: 80, hostPort: 8080}]
+)",
+                                             "c.yaml"));
+  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kSchedulingGates));
+  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kTopologySpread));
+  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
+  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kVolumes));
+  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kHostPorts));
+  EXPECT_FALSE(pod.spec.Uses(UnmodeledField::kResourceClaims));
+}
+
+// Setup: what every real pod has (service-account token, configMap, emptyDir volumes; container
+// ports without hostPort; empty lists). Expect: nothing noted.
+TEST(ReaderUnmodeledTest, OrdinaryFieldsAreNotNoted) {
+  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: plain}
+spec:
+  schedulingGates: []
+  topologySpreadConstraints: []
+  volumes:
+  - {name: token, projected: {sources: []}}
+  - {name: conf, configMap: {name: conf}}
+  - {name: scratch, emptyDir: {}}
+  containers:
+  - name: c
+    ports: [{containerPort: 80}, {containerPort: 81, hostPort: 0}]
+)",
+                                             "c.yaml"));
+  EXPECT_EQ(pod.spec.unmodeled, 0u);
+}
+
+TEST(ReaderUnmodeledTest, HostNetworkCountsAsHostPorts) {
+  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: net}
+spec:
+  hostNetwork: true
+)",
+                                             "c.yaml"));
+  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kHostPorts));
+}
+
+}  // namespace
+}  // namespace kpsim::io

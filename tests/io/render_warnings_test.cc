@@ -1,0 +1,111 @@
+// Warnings are a first-class output: a `warnings` array in the JSON of all three commands, a
+// Warnings section in text and HTML, in pipeline order (reader, admission, engine, command line).
+
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kpsim/io.h"
+
+namespace kpsim::io {
+namespace {
+
+using json = nlohmann::json;
+
+Warning MakeWarning(std::string file, int line, int document, std::string object,
+                    std::string code, std::string message) {
+  Warning w;
+  w.source.file = std::move(file);
+  w.source.line = line;
+  w.source.document = document;
+  w.object = std::move(object);
+  w.code = std::move(code);
+  w.message = std::move(message);
+  return w;
+}
+
+struct Inputs {
+  ReadResult read;
+  AdmissionResult admission;
+  SimulationResult simulation;
+  Inputs() {
+    read.warnings.push_back(
+        MakeWarning("dump/logs.txt", 0, 0, "", "SkippedFile", "not a manifest"));
+    admission.warnings.push_back(MakeWarning("snap.yaml", 12, 3, "Pod default/web",
+                                             "KeptAgainstAdmission", "kept as an existing object"));
+    simulation.warnings.push_back(MakeWarning("", 0, 0, "", "EngineNote", "from the engine"));
+  }
+};
+
+TEST(WarningTextTest, LocationObjectMessageAndCode) {
+  EXPECT_EQ(WarningText(MakeWarning("snap.yaml", 12, 3, "Pod default/web", "KeptAgainstAdmission",
+                                    "kept")),
+            "snap.yaml:12 (document 3): Pod default/web: kept [KeptAgainstAdmission]");
+  EXPECT_EQ(WarningText(MakeWarning("", 0, 0, "", "NoObjects", "nothing")), "nothing [NoObjects]");
+  EXPECT_EQ(WarningText(MakeWarning("list.json", 0, 4, "", "X", "m")), "list.json (item 4): m [X]");
+}
+
+TEST(RenderWarningsTest, SimulateJsonListsEveryStageInPipelineOrder) {
+  const Inputs in;
+  RunReport report{&in.read, &in.admission, &in.simulation, nullptr, {}};
+  report.extra_warnings.push_back(MakeWarning("", 0, 0, "", "IgnoredFlag", "--max-attempts"));
+  const json out = json::parse(RenderSimulationJson(report));
+  ASSERT_EQ(out["warnings"].size(), 4u);
+  EXPECT_EQ(out["warnings"][0]["code"], "SkippedFile");
+  EXPECT_EQ(out["warnings"][0]["file"], "dump/logs.txt");
+  EXPECT_TRUE(out["warnings"][0]["object"].is_null());
+  EXPECT_EQ(out["warnings"][1]["code"], "KeptAgainstAdmission");
+  EXPECT_EQ(out["warnings"][1]["object"], "Pod default/web");
+  EXPECT_EQ(out["warnings"][1]["line"], 12);
+  EXPECT_EQ(out["warnings"][1]["document"], 3);
+  EXPECT_EQ(out["warnings"][1]["source"], "snap.yaml:12");
+  EXPECT_EQ(out["warnings"][2]["code"], "EngineNote");
+  EXPECT_TRUE(out["warnings"][2]["file"].is_null());
+  EXPECT_EQ(out["warnings"][3]["code"], "IgnoredFlag");
+
+  const std::string text = RenderSimulationText(report);
+  EXPECT_NE(text.find("\nWarnings (4):\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  snap.yaml:12 (document 3): Pod default/web: kept as an existing object "
+                      "[KeptAgainstAdmission]\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("4 warnings"), std::string::npos);
+
+  const std::string html = RenderSimulationHtml(report);
+  EXPECT_NE(html.find("KeptAgainstAdmission"), std::string::npos);
+  EXPECT_NE(html.find(">Warnings<"), std::string::npos);
+}
+
+TEST(RenderWarningsTest, NoWarningsMeansAnEmptyArrayAndNoSection) {
+  const json out = json::parse(RenderSimulationJson(RunReport{}));
+  ASSERT_TRUE(out["warnings"].is_array());
+  EXPECT_TRUE(out["warnings"].empty());
+  EXPECT_EQ(RenderSimulationText(RunReport{}).find("Warnings"), std::string::npos);
+}
+
+TEST(RenderWarningsTest, ValidateHasReaderAndAdmissionWarnings) {
+  const Inputs in;
+  const json out = json::parse(RenderValidateJson(in.read, in.admission));
+  ASSERT_EQ(out["warnings"].size(), 2u);
+  EXPECT_EQ(out["summary"]["warnings"], 2);
+  const std::string text = RenderValidateText(in.read, in.admission);
+  EXPECT_NE(text.find("Warnings (2):"), std::string::npos);
+  EXPECT_NE(text.find("2 warnings"), std::string::npos);
+}
+
+TEST(RenderWarningsTest, ExplainPutsInputWarningsBeforeItsOwn) {
+  const Inputs in;
+  ExplainResult explain;
+  explain.pod = "default/web";
+  explain.warnings.push_back(MakeWarning("", 0, 0, "", "EngineNote", "own"));
+  const std::vector<Warning> input = CollectWarnings(&in.read, &in.admission);
+  const json out = json::parse(RenderExplainJson(explain, input));
+  ASSERT_EQ(out["warnings"].size(), 3u);
+  EXPECT_EQ(out["warnings"][0]["code"], "SkippedFile");
+  EXPECT_EQ(out["warnings"][2]["code"], "EngineNote");
+  EXPECT_NE(RenderExplainText(explain, input).find("Warnings (3):"), std::string::npos);
+  EXPECT_NE(RenderExplainHtml(explain, input).find("SkippedFile"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kpsim::io
