@@ -587,7 +587,10 @@
         var mx = x({i: m.k, t: num(e.time)}), my = top + barH / 2;
         var mg = node('g', {}, g);
         if (m.type === 'failed') {
-          title(mg, ['FailedScheduling ' + p.name + ' at ' + fmtTime(num(e.time)), e.message]);
+          // Aggregated repeats (Events API count, first and last time).
+          var repeats = num(e.count) > 1 ? ' (x' + num(e.count) + ', ' + fmtTime(num(e.firstTime)) +
+                                           '..' + fmtTime(num(e.lastTime)) + ')' : '';
+          title(mg, ['FailedScheduling ' + p.name + ' at ' + fmtTime(num(e.time)) + repeats, e.message]);
           node('path', {d: 'M' + mx + ',' + (my - 6) + ' l6,6 l-6,6 l-6,-6 z',
                         'class': 'mark-failed'}, mg);
         } else {

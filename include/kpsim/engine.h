@@ -79,6 +79,11 @@ struct SimEvent {
   std::string victim_group;  // set when the victim went as part of a disruptionMode `all` group
   std::string message;
   std::int64_t round = 0;  // the scheduling attempt (cycle) that produced it, 1-based; 0 = none
+  // Aggregation, as the Events API does it (client-go's EventCorrelator): repeats of an identical
+  // FailedScheduling event (same pod, node and message) bump `count` and `last_time` of the first
+  // one, which keeps its place in the timeline (`time` is its first time).
+  std::int64_t count = 1;
+  SimTime last_time{};
 };
 
 enum class PodState : std::uint8_t { kPending, kRunning, kTerminating, kDeleted };

@@ -256,8 +256,8 @@ class Admitter {
       AddWarning({}, "", "NoObjects", "the input holds no object kpsim models");
     } else if (state_.nodes.empty() && !state_.pods.empty()) {
       AddWarning({}, "", "NoNodes",
-                 fmt::format("{} pods and no nodes: every pending pod stays pending (0/0 nodes "
-                             "are available)",
+                 fmt::format("{} pods and no nodes: every pending pod stays pending (\"no nodes "
+                             "available to schedule pods\")",
                              state_.pods.size()));
     }
     std::set<std::string_view> node_names;

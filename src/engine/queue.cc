@@ -1,5 +1,7 @@
 #include "engine/queue.h"
 
+#include "engine/filter.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -8,9 +10,9 @@ namespace {
 
 constexpr std::int64_t kSecond = 1'000'000;
 
-// The plugins whose queueing hints return Queue for an event (a coarse reading of
-// kube-scheduler's EventsToRegister).
-PluginMask InterestedIn(ClusterEvent event) {
+// The plugins that register for `event` (EventsToRegister), answering Queue when the event's
+// object is unknown.
+PluginMask RegisteredFor(ClusterEvent event) {
   switch (event) {
     case ClusterEvent::kAssignedPodDelete:
       return MaskOf(PluginId::kNodeResourcesFit) | MaskOf(PluginId::kInterPodAffinity) |
@@ -21,6 +23,15 @@ PluginMask InterestedIn(ClusterEvent event) {
       return ~PluginMask{0};
   }
   return 0;
+}
+
+// podMatchesAllAffinityTerms (interpodaffinity/plugin.go): false without terms.
+bool MatchesAllTerms(ClusterModel& model, const std::vector<PodAffinityTerm>& terms,
+                     const PodInfo& owner, const PodInfo& other) {
+  if (terms.empty()) return false;
+  return std::all_of(terms.begin(), terms.end(), [&](const PodAffinityTerm& term) {
+    return TermMatches(model, term, owner, other);
+  });
 }
 
 SimTime FloorToSecond(SimTime t) {
@@ -87,11 +98,12 @@ void SchedulingQueue::Detach(PodId pod) {
   Entry& e = entry(pod);
   switch (e.where) {
     case Where::kActive: active_.erase(KeyOf(pod)); break;
-    case Where::kBackoff: backoff_.erase(BackoffKeyOf(pod)); break;
+    case Where::kBackoff: BackoffOf(e).erase(BackoffKeyOf(pod)); break;
     case Where::kUnschedulable: unschedulable_.erase(pod); break;
     case Where::kNone: break;
   }
   e.where = Where::kNone;
+  e.error = false;
 }
 
 void SchedulingQueue::Add(PodId pod, SimTime now) {
@@ -130,9 +142,11 @@ void SchedulingQueue::AddUnschedulable(PodId pod, PluginMask rejectors, SimTime 
   SimTime expiry = now + BackoffDuration(pod, e.attempts);
   e.backoff_expiry = options_.pop_from_backoff_q ? FloorToSecond(expiry) : expiry;
   if (rejectors == 0) {
-    // No plugin rejected it (an error): queue after backoff.
+    // No plugin rejected it (an error, e.g. ErrNoNodesAvailable): queueAfterBackoff, in the
+    // error backoffQ (determineSchedulingHintForInFlightPod).
     e.where = Where::kBackoff;
-    backoff_.insert(BackoffKeyOf(pod));
+    e.error = true;
+    error_backoff_.insert(BackoffKeyOf(pod));
     return;
   }
   e.where = Where::kUnschedulable;
@@ -167,23 +181,52 @@ void SchedulingQueue::MoveOut(PodId pod, SimTime now) {
   }
 }
 
-void SchedulingQueue::OnEvent(ClusterEvent event, SimTime now) {
-  const PluginMask interest = InterestedIn(event);
+bool SchedulingQueue::Helps(PodId entity, PluginMask rejectors, ClusterEvent event,
+                            PodId subject) const {
+  const PluginMask registered = rejectors & RegisteredFor(event);
+  if (registered == 0) return false;
+  // Pod groups, and events whose object is unknown: every registered plugin answers Queue.
+  if (entity < 0 || subject == kNoId || event == ClusterEvent::kNodeAdd) return true;
+  const PodInfo& target = model_.pods()[static_cast<std::size_t>(entity)];
+  const PodInfo& other = model_.pods()[static_cast<std::size_t>(subject)];
+  if (registered & MaskOf(PluginId::kDefaultPreemption)) return true;
+  if ((registered & MaskOf(PluginId::kNodeResourcesFit)) && event == ClusterEvent::kAssignedPodDelete) {
+    // Fit.isSchedulableAfterPodEvent: any deletion of a scheduled pod may free what it needs.
+    return true;
+  }
+  if (registered & MaskOf(PluginId::kInterPodAffinity)) {
+    // InterPodAffinity.isSchedulableAfterPodChange: an added scheduled pod helps when it matches
+    // all of the target's required affinity terms; a deleted one when it matches all of its
+    // required anti-affinity terms.
+    const auto& affinity = target.pod.spec.affinity;
+    ClusterModel& model = model_;
+    if (event == ClusterEvent::kAssignedPodAdd) {
+      return MatchesAllTerms(model, affinity.pod_affinity_required, target, other);
+    }
+    return MatchesAllTerms(model, affinity.pod_anti_affinity_required, target, other);
+  }
+  return false;
+}
+
+void SchedulingQueue::OnEvent(ClusterEvent event, PodId subject, SimTime now) {
   std::vector<PodId> moving;
   for (PodId pod : unschedulable_) {
-    if (entries_[Slot(pod)].rejectors & interest) moving.push_back(pod);
+    if (Helps(pod, entries_[Slot(pod)].rejectors, event, subject)) moving.push_back(pod);
   }
   for (PodId pod : moving) MoveOut(pod, now);
 }
 
 void SchedulingQueue::Flush(SimTime now) {
   const SimTime flush_at = options_.pop_from_backoff_q ? now : FloorToSecond(now);
-  while (!backoff_.empty() && std::get<0>(*backoff_.begin()) <= flush_at) {
-    const PodId pod = std::get<4>(*backoff_.begin());
-    backoff_.erase(backoff_.begin());
-    Entry& e = entry(pod);
-    e.where = Where::kActive;
-    active_.insert(KeyOf(pod));
+  for (std::set<BackoffKey>* queue : {&backoff_, &error_backoff_}) {
+    while (!queue->empty() && std::get<0>(*queue->begin()) <= flush_at) {
+      const PodId pod = std::get<4>(*queue->begin());
+      queue->erase(queue->begin());
+      Entry& e = entry(pod);
+      e.where = Where::kActive;
+      e.error = false;
+      active_.insert(KeyOf(pod));
+    }
   }
   // flushUnschedulablePodsLeftover runs on every 30 s tick.
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
@@ -205,9 +248,16 @@ std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
     if (t <= now) return;
     if (!next || t < *next) next = t;
   };
-  if (!backoff_.empty()) {
-    const SimTime expiry = std::get<0>(*backoff_.begin());
+  auto consider_expiry = [&](SimTime expiry) {
     consider(options_.pop_from_backoff_q ? expiry : CeilToSecond(expiry));
+  };
+  if (!backoff_.empty()) consider_expiry(std::get<0>(*backoff_.begin()));
+  for (const BackoffKey& key : error_backoff_) {
+    // An error retry that has seen no progress since its attempt would fail again identically:
+    // it is no reason for the clock to advance (else pods with no nodes retry forever).
+    if (entries_[Slot(std::get<4>(key))].progress_seen == model_.progress_generation()) continue;
+    consider_expiry(std::get<0>(key));
+    break;
   }
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
   for (PodId pod : unschedulable_) {

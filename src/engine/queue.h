@@ -54,15 +54,18 @@ class SchedulingQueue {
   // Forgets a pod (bound or deleted).
   void Remove(PodId pod);
 
-  // A cluster event: moves pods whose rejecting plugins care, to backoffQ or activeQ.
-  void OnEvent(ClusterEvent event, SimTime now);
+  // A cluster event: moves pods for which a plugin that rejected them returns Queue from its
+  // queueing hint, to backoffQ or activeQ. `subject` is the pod that was added or deleted
+  // (kNoId: unknown, every plugin registered for the event answers Queue).
+  void OnEvent(ClusterEvent event, SimTime now) { OnEvent(event, kNoId, now); }
+  void OnEvent(ClusterEvent event, PodId subject, SimTime now);
   // Moves backoffQ pods whose backoff expired by `now` to activeQ, and runs the periodic
   // unschedulable flush if `now` is one of its ticks.
   void Flush(SimTime now);
   // The next time at which Flush would move something, if any.
   std::optional<SimTime> NextFlushTime(SimTime now) const;
 
-  bool Empty() const { return active_.empty() && backoff_.empty(); }
+  bool Empty() const { return active_.empty() && backoff_.empty() && error_backoff_.empty(); }
   int attempts(PodId pod) const { return entries_[Slot(pod)].attempts; }
   bool IsUnschedulable(PodId pod) const;
 
@@ -76,6 +79,7 @@ class SchedulingQueue {
     PluginMask rejectors = 0;
     std::uint64_t progress_seen = 0;
     SimTime backoff_expiry{};
+    bool error = false;  // the last attempt failed with no rejecting plugin (an error)
   };
   using ActiveKey = std::tuple<std::int64_t, SimTime, std::uint64_t, PodId>;  // -prio, ts, seq
   using BackoffKey = std::tuple<SimTime, std::int64_t, SimTime, std::uint64_t, PodId>;
@@ -88,12 +92,18 @@ class SchedulingQueue {
   std::int64_t PriorityOf(PodId entity) const;
   void MoveOut(PodId pod, SimTime now);  // from the pool to backoffQ or activeQ
   void Detach(PodId pod);
+  std::set<BackoffKey>& BackoffOf(const Entry& e) { return e.error ? error_backoff_ : backoff_; }
+  // isSchedulableAfter* of each plugin in `rejectors` for `entity` (spec rule 3.6).
+  bool Helps(PodId entity, PluginMask rejectors, ClusterEvent event, PodId subject) const;
 
   ClusterModel& model_;
   QueueOptions options_;
   std::vector<Entry> entries_;
   std::set<ActiveKey> active_;
   std::set<BackoffKey> backoff_;
+  // Entities whose last attempt was an error (no rejecting plugin): the error backoffQ, which
+  // SchedulerPopFromBackoffQ never pops early (rule 3.5).
+  std::set<BackoffKey> error_backoff_;
   std::set<PodId> unschedulable_;
   std::uint64_t next_seq_ = 0;
 };

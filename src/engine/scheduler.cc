@@ -72,10 +72,33 @@ class Simulator {
   SimTime now_{};
   std::int64_t round_ = 0;
   SimulationResult result_;
+  // By PodId: the indexes in `result_.events` of the pod's FailedScheduling events, for
+  // aggregating repeats.
+  std::vector<std::vector<std::size_t>> failures_;
 };
 
 void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message) {
+  std::vector<std::size_t>* failures = nullptr;
+  if (reason == EventReason::kFailedScheduling) {
+    // Mirrors EventCorrelator.EventCorrelate (client-go tools/record/events_cache.go): an event
+    // whose key (object, reason, message, source) was recorded before updates that event's count
+    // and lastTimestamp instead of creating a new one. The similar-event aggregation that
+    // rewrites messages ("(combined from similar events)") is not modelled.
+    const auto id = static_cast<std::size_t>(*model_.FindPod(pod.key));
+    if (failures_.size() <= id) failures_.resize(id + 1);
+    failures = &failures_[id];
+    for (std::size_t index : *failures) {
+      SimEvent& seen = result_.events[index];
+      if (seen.node == node && seen.message == message) {
+        ++seen.count;
+        seen.last_time = now_;
+        return;
+      }
+    }
+    failures->push_back(result_.events.size());
+  }
   SimEvent e;
+  e.last_time = now_;
   e.time = now_;
   e.reason = reason;
   e.pod = pod.key;
@@ -117,7 +140,7 @@ void Simulator::ProcessTimed(const Timed& t) {
       model_.Remove(t.pod, now_);
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
-      queue_.OnEvent(ClusterEvent::kAssignedPodDelete, now_);
+      queue_.OnEvent(ClusterEvent::kAssignedPodDelete, t.pod, now_);
       return;
     }
   }
@@ -261,7 +284,9 @@ void Simulator::ScheduleGroup(std::int32_t root) {
       Emit(EventReason::kFailedScheduling, p, "", message);
     }
     group.message.clear();
-    queue_.OnEvent(ClusterEvent::kAssignedPodAdd, now_);
+    for (const auto& [id, node] : placement.assigned) {
+      queue_.OnEvent(ClusterEvent::kAssignedPodAdd, id, now_);
+    }
     if (!placement.failed.empty()) {
       queue_.AddUnschedulable(entity, placement.rejectors ? placement.rejectors : ~PluginMask{0}, now_);
     }
@@ -320,7 +345,7 @@ void Simulator::Schedule(PodId pod_id) {
       const std::string& node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
       Emit(EventReason::kScheduled, pod, node,
            fmt::format("Successfully assigned {} to {}", pod.key, node));
-      queue_.OnEvent(ClusterEvent::kAssignedPodAdd, now_);
+      queue_.OnEvent(ClusterEvent::kAssignedPodAdd, pod_id, now_);
       return;
     }
     case Decision::Kind::kPreempt:

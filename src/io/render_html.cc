@@ -430,6 +430,11 @@ std::string SimulationBody(const Json& data) {
     const std::string reason = Text(e, "reason");
     std::string message = Esc(Text(e, "message"));
     if (Flag(e, "pdbViolation")) message += " " + Badge("pdb", "violates PDB");
+    if (Count(e, "count") > 1) {
+      // Aggregated repeats (Events API count, first and last time).
+      message += " " + Badge("count", fmt::format("x{}, {}..{}", Count(e, "count"),
+                                                  Seconds(e, "firstTime"), Seconds(e, "lastTime")));
+    }
     event_table.Row({std::to_string(event_idx + 1), Esc(Seconds(e, "time")), Dash(Text(e, "round")),
                      Badge("reason reason-" + Esc(reason), reason), PodRef(Text(e, "pod")),
                      Dash(Text(e, "node")), message},

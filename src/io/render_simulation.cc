@@ -37,6 +37,10 @@ Json EventJson(const SimEvent& e) {
     if (!e.victim_group.empty()) out["victimGroup"] = e.victim_group;
   }
   if (e.round > 0) out["round"] = e.round;
+  // Events API aggregation (SimEvent::count): `time` stays the first time.
+  out["count"] = e.count;
+  out["firstTime"] = render::SecondsJson(e.time);
+  out["lastTime"] = render::SecondsJson(e.count > 1 ? e.last_time : e.time);
   return out;
 }
 
@@ -181,11 +185,16 @@ class TextWriter {
     if (sim.events.empty()) out_ += "  (no events)\n";
     const bool book = sim.profile == Profile::kBook;
     for (const SimEvent& e : sim.events) {
+      // An aggregated event: "(x697, 0.000s..120.000s)".
+      const std::string repeats =
+          e.count > 1 ? fmt::format(" (x{}, {}s..{}s)", e.count, render::SecondsText(e.time, 0),
+                                    render::SecondsText(e.last_time, 0))
+                      : "";
       if (book && e.round > 0) {
-        out_ += fmt::format("[round {:>4}] {}\n", e.round, BookLine(e));
+        out_ += fmt::format("[round {:>4}] {}{}\n", e.round, BookLine(e), repeats);
       } else {
-        out_ += fmt::format("[{}s] {}\n", render::SecondsText(e.time),
-                            book ? BookLine(e) : DefaultLine(e));
+        out_ += fmt::format("[{}s] {}{}\n", render::SecondsText(e.time),
+                            book ? BookLine(e) : DefaultLine(e), repeats);
       }
     }
   }

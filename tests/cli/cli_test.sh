@@ -268,6 +268,15 @@ if json_check "$WORK/out" 'any(w["code"]=="BoundToMissingNode" and w["object"]==
 else
   fail "pod bound to a missing node not reported"
 fi
+# Pods and no nodes: the run ends at once, every pod pending with ErrNoNodesAvailable's text.
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, image: x}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c, image: x}]}\n' >"$WORK/pods-only.yaml"
+(ulimit -v 1000000; exec timeout 20 "$KPSIM" simulate -o json "$WORK/pods-only.yaml" >"$WORK/out" 2>"$WORK/err" </dev/null)
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "pods with no nodes: exit 0 within bounded memory and time"; else fail "pods with no nodes: exit $rc"; fi
+if json_check "$WORK/out" "d['endTime'] == 0 and all(p['state'] == 'Pending' and p['reason'] == 'no nodes available to schedule pods' for p in d['pods']) and all(e['count'] == 1 for e in d['events'])"; then
+  ok "pods with no nodes: all pending, one FailedScheduling each"; else fail "pods with no nodes: unexpected result"; fi
+run simulate "$WORK/pods-only.yaml"
+if grep -q "FailedScheduling default/a: no nodes available to schedule pods" "$WORK/out"; then ok "pods with no nodes: text timeline"; else fail "pods with no nodes: text timeline"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

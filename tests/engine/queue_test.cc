@@ -58,6 +58,13 @@ class QueueTest : public ::testing::Test {
 
   void Progress(SimTime now) { model_->Bind(other_, 0, now); }
 
+  // A failed attempt that lands in the (normal) backoffQ: rejected for resources, then an
+  // assigned pod's deletion moves it out of the pool while it is still backing off.
+  void Backoff(PodId pod, SimTime now) {
+    queue_->AddUnschedulable(pod, MaskOf(PluginId::kNodeResourcesFit), now);
+    queue_->OnEvent(ClusterEvent::kAssignedPodDelete, now);
+  }
+
   ClusterState state_;
   std::optional<ClusterModel> model_;
   std::optional<SchedulingQueue> queue_;
@@ -124,7 +131,7 @@ TEST_F(QueueTest, BackoffDoublesFromOneSecondUpToTenSeconds) {
   queue_->Add(0, now);
   ASSERT_EQ(queue_->Pop(), std::optional<PodId>(0));
   for (std::size_t attempt = 0; attempt < expected.size(); ++attempt) {
-    queue_->AddUnschedulable(0, /*rejectors=*/0, now);
+    Backoff(0, now);
     EXPECT_EQ(queue_->attempts(0), static_cast<int>(attempt) + 1);
     const SimTime due = now + seconds(expected[attempt]);
     EXPECT_EQ(queue_->NextFlushTime(now), std::optional<SimTime>(due)) << "attempt " << attempt + 1;
@@ -138,15 +145,15 @@ TEST_F(QueueTest, BackoffDoublesFromOneSecondUpToTenSeconds) {
 
 TEST_F(QueueTest, BackoffExpiryIsTruncatedToTheSecondWithPopFromBackoffQ) {
   Build({0});
-  queue_->AddUnschedulable(0, /*rejectors=*/0, At(milliseconds(2700)));
+  Backoff(0, At(milliseconds(2700)));
   // 2.7 s + 1 s = 3.7 s, truncated to the 3 s ordering window.
   EXPECT_EQ(queue_->NextFlushTime(At(milliseconds(2700))), std::optional<SimTime>(At(seconds(3))));
 }
 
 TEST_F(QueueTest, WithinOneBackoffWindowHigherPriorityLeavesFirst) {
   Build({1, 50});
-  queue_->AddUnschedulable(0, 0, At(milliseconds(300)));
-  queue_->AddUnschedulable(1, 0, At(milliseconds(700)));
+  Backoff(0, At(milliseconds(300)));
+  Backoff(1, At(milliseconds(700)));
   // Both expire in the 1 s window (1.3 s and 1.7 s truncated), so backoffQ orders them by
   // priority: popping from it (activeQ empty) yields the later-failing, higher-priority pod.
   EXPECT_EQ(Drain(), (std::vector<PodId>{1, 0}));
@@ -157,21 +164,21 @@ TEST_F(QueueTest, WithinOneBackoffWindowHigherPriorityLeavesFirst) {
 
 TEST_F(QueueTest, PopsFromBackoffQWhenActiveQIsEmptyWithTheGateOn) {
   Build({0, 0});
-  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  Backoff(0, At(seconds(0)));
   EXPECT_FALSE(queue_->Empty());
   EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
 }
 
 TEST_F(QueueTest, ActiveQStillComesBeforeBackoffQWithTheGateOn) {
   Build({100, 0});
-  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  Backoff(0, At(seconds(0)));
   queue_->Add(1, At(seconds(0)));
   EXPECT_EQ(Drain(), (std::vector<PodId>{1, 0}));
 }
 
 TEST_F(QueueTest, DoesNotPopFromBackoffQWithTheGateOff) {
   Build({0}, /*pop_from_backoff_q=*/false);
-  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  Backoff(0, At(seconds(0)));
   EXPECT_EQ(queue_->Pop(), std::nullopt);
   queue_->Flush(At(seconds(1)));
   EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
@@ -276,12 +283,110 @@ TEST_F(QueueTest, FlushSkipsPodsThatSawNoProgress) {
 
 TEST_F(QueueTest, NextFlushTimeReportsTheEarliestBackoffExpiry) {
   Build({0, 0});
-  queue_->AddUnschedulable(0, 0, At(seconds(0)));  // attempt 1: 1 s
-  queue_->AddUnschedulable(1, 0, At(seconds(0)));
-  queue_->AddUnschedulable(1, 0, At(seconds(0)));  // attempt 2: 2 s
+  Backoff(0, At(seconds(0)));  // attempt 1: 1 s
+  Backoff(1, At(seconds(0)));
+  Backoff(1, At(seconds(0)));  // attempt 2: 2 s
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(0))), std::optional<SimTime>(At(seconds(1))));
   queue_->Flush(At(seconds(1)));
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(1))), std::optional<SimTime>(At(seconds(2))));
+}
+
+// ----------------------------------------------------------------------------------------------
+// The error backoffQ (no rejecting plugin, e.g. ErrNoNodesAvailable): rule 3.5/3.6.
+
+TEST_F(QueueTest, ErrorBackoffIsNotPoppedEarlyEvenWithTheGateOn) {
+  Build({0});
+  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  EXPECT_EQ(queue_->Pop(), std::nullopt);
+  queue_->Flush(At(seconds(1)));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
+}
+
+TEST_F(QueueTest, ErrorRetryWithoutProgressIsNoReasonToAdvanceTheClock) {
+  Build({0});
+  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  // Nothing happened since the attempt: a retry would fail identically.
+  EXPECT_EQ(queue_->NextFlushTime(At(seconds(0))), std::nullopt);
+  Progress(At(seconds(0)));
+  EXPECT_EQ(queue_->NextFlushTime(At(seconds(0))), std::optional<SimTime>(At(seconds(1))));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Queueing hints with the event's pod (isSchedulableAfterPodEvent / isSchedulableAfterPodChange).
+
+class QueueHintTest : public ::testing::Test {
+ protected:
+  // Pods: 0 "target" (pending, anti-affinity against app=db, affinity to app=cache when
+  // `with_affinity`), 1 "db" (app=db), 2 "cache" (app=cache), 3 "web" (app=web), all bound to n1.
+  void Build(bool with_affinity) {
+    state_.nodes.push_back(MakeNode("n1").Cpu("4").Memory("8Gi").Pods(110).Build());
+    Pod target = MakePod("target").Namespace("default").Build();
+    PodAffinityTerm anti;
+    anti.topology_key = "kubernetes.io/hostname";
+    anti.label_selector = LabelSelector{};
+    anti.label_selector->match_labels = {{"app", "db"}};
+    target.spec.affinity.pod_anti_affinity_required.push_back(anti);
+    if (with_affinity) {
+      PodAffinityTerm aff = anti;
+      aff.label_selector->match_labels = {{"app", "cache"}};
+      target.spec.affinity.pod_affinity_required.push_back(aff);
+    }
+    state_.pods.push_back(target);
+    for (const char* app : {"db", "cache", "web"}) {
+      Pod p = MakePod(app).Namespace("default").Build();
+      p.meta.labels = {{"app", app}};
+      p.spec.node_name = "n1";
+      state_.pods.push_back(p);
+    }
+    model_.emplace(state_, EngineOptions{});
+    queue_.emplace(*model_, QueueOptions{});
+  }
+
+  ClusterState state_;
+  std::optional<ClusterModel> model_;
+  std::optional<SchedulingQueue> queue_;
+};
+
+TEST_F(QueueHintTest, InterPodAffinityQueuesOnlyForPodsMatchingItsTerms) {
+  Build(/*with_affinity=*/true);
+  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
+  // Added pods help when they match the affinity terms; deleted ones when they match the
+  // anti-affinity terms.
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/3, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/1, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/3, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/2, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/1, At(seconds(1)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0));
+  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(2)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/2, At(seconds(3)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0));
+}
+
+TEST_F(QueueHintTest, WithoutAffinityTermsAnAddedPodNeverHelps) {
+  Build(/*with_affinity=*/false);
+  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
+  for (PodId subject : {1, 2, 3}) queue_->OnEvent(ClusterEvent::kAssignedPodAdd, subject, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0));
+}
+
+TEST_F(QueueHintTest, NodeResourcesFitQueuesOnAnyDeletionAndNoAddition) {
+  Build(/*with_affinity=*/false);
+  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
+  for (PodId subject : {1, 2, 3}) queue_->OnEvent(ClusterEvent::kAssignedPodAdd, subject, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/3, At(seconds(1)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0));
+}
+
+TEST_F(QueueHintTest, NodeLocalPluginsIgnorePodEvents) {
+  Build(/*with_affinity=*/false);
+  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration) | MaskOf(PluginId::kNodeAffinity),
+                           At(seconds(0)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/1, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/2, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0));
 }
 
 }  // namespace

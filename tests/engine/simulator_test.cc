@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 #include <string>
@@ -268,6 +269,61 @@ TEST_P(SimulatorTest, RunEndsWhenOnlyHopelessPodsRemain) {
             "0/1 nodes are available: 1 node(s) had untolerated taint {k: v}. preemption: 0/1 "
             "nodes are available: 1 Preemption is not helpful for scheduling.");
   EXPECT_EQ(Events(r, EventReason::kFailedScheduling, "default/p").size(), 1u);
+}
+
+TEST_P(SimulatorTest, PodsWithNoNodesEndAtOnceAllPending) {
+  // Setup: no node at all; two pods at time 0 and one created at 7 s. Before the error backoffQ
+  // was kept apart, SchedulerPopFromBackoffQ popped the failed pods again at once, forever.
+  AddPod(MakePod("a").Priority(10).Cpu("1").Build());
+  AddPod(MakePod("b").Priority(0).Build());
+  AddPod(MakePod("c").Priority(5).Created(SecondsAfterOrigin(7)).Build());
+  const SimulationResult r = Run();
+  EXPECT_EQ(r.end_reason, "quiescent");
+  EXPECT_EQ(r.end_time, At(seconds(7)));
+  for (const char* pod : {"default/a", "default/b", "default/c"}) {
+    const PodOutcome* p = Outcome(r, pod);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->state, PodState::kPending) << pod;
+    // ErrNoNodesAvailable (pkg/scheduler/schedule_one.go), the FailedScheduling message.
+    EXPECT_EQ(p->reason, "no nodes available to schedule pods") << pod;
+    const auto failed = Events(r, EventReason::kFailedScheduling, pod);
+    // Retries (when the clock moves for c's arrival) repeat the same event: one, with a count.
+    ASSERT_EQ(failed.size(), 1u) << pod;
+    EXPECT_LE(failed[0].count, 2) << pod;
+  }
+  EXPECT_LE(r.stats.scheduling_attempts, 5);
+}
+
+TEST_P(SimulatorTest, RepeatedIdenticalFailuresAreOneEventWithACount) {
+  // Setup: `waiter` (priority 0) needs a whole node; n1 and n2 run victims of `hi1`/`hi2`
+  // (priority 10) that go at 10 s and 20 s. Each deletion requeues `waiter` (NodeResourcesFit),
+  // which fails again with the same message as long as the preemptors take the freed room.
+  AddNode(NodeWithCpu("n1", "1").Build());
+  AddNode(NodeWithCpu("n2", "1").Build());
+  AddPod(MakePod("lo1").Node("n1").Priority(0).Cpu("1").GracePeriod(10).Build());
+  AddPod(MakePod("lo2").Node("n2").Priority(0).Cpu("1").GracePeriod(20).Build());
+  AddPod(MakePod("hi1").Priority(10).Cpu("1").Build());
+  AddPod(MakePod("hi2").Priority(10).Cpu("1").Build());
+  AddPod(MakePod("waiter").Priority(0).Cpu("1").Build());
+  const SimulationResult r = Run();
+  const auto failed = Events(r, EventReason::kFailedScheduling, "default/waiter");
+  ASSERT_FALSE(failed.empty());
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    total += failed[i].count;
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(failed[i].message, failed[j].message);
+  }
+  EXPECT_GT(total, static_cast<std::int64_t>(failed.size()));  // some repeats were folded
+  const auto& agg = *std::max_element(failed.begin(), failed.end(), [](const SimEvent& a, const SimEvent& b) {
+    return a.count < b.count;
+  });
+  EXPECT_GT(agg.last_time, agg.time);
+  // Every attempt of the pod is counted once.
+  std::int64_t attempts = 0;
+  for (const SimEvent& e : r.events) {
+    if (e.reason == EventReason::kFailedScheduling && e.pod == "default/waiter") attempts += e.count;
+  }
+  EXPECT_EQ(attempts, total);
 }
 
 TEST_P(SimulatorTest, PodLeavingTheClusterRequeuesAPodWaitingForResources) {
