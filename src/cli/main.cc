@@ -2,6 +2,7 @@
 // Exit status: 0 completed run, 1 rejected input under `validate`, 2 usage errors.
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
@@ -58,6 +60,7 @@ struct CommonFlags {
   std::vector<std::string> files;
   std::string output = "text";
   std::string feature_gates;
+  bool no_recursive = false;
 };
 
 struct EngineFlags {
@@ -68,6 +71,7 @@ struct EngineFlags {
   int max_attempts = 1000000;
   std::string origin;
   bool disable_caches = false;
+  CLI::Option* candidate_sampling_option = nullptr;  // to tell a given flag from its default
 };
 
 void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
@@ -77,6 +81,8 @@ void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
       ->default_str("text");
   cmd->add_option("--feature-gates", f.feature_gates,
                   "Comma-separated Name=true|false pairs (GenericWorkload, CompositePodGroup, ...)");
+  cmd->add_flag("--no-recursive", f.no_recursive,
+               "Read only the files directly in a directory argument, not its subdirectories");
   cmd->add_option("files", f.files, "Manifest files, directories, or - for standard input")
       ->required();
 }
@@ -86,7 +92,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
       ->check(CLI::IsMember({"default", "book"}))
       ->default_str("default");
   cmd->add_option("--seed", f.seed, "Seed for tie-breaks and sampling")->default_str("1");
-  cmd->add_option("--candidate-sampling", f.candidate_sampling,
+  f.candidate_sampling_option = cmd->add_option("--candidate-sampling", f.candidate_sampling,
                   "Preemption candidate search: exact (every potential node) or kubernetes "
                   "(minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100)")
       ->check(CLI::IsMember({"exact", "kubernetes"}))
@@ -172,6 +178,66 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
   return options;
 }
 
+kpsim::io::ReadResult Read(const CommonFlags& c) {
+  kpsim::io::ReadOptions options;
+  options.recursive = !c.no_recursive;
+  return kpsim::io::ReadManifests(c.files, options);
+}
+
+void AddRunWarning(kpsim::io::ReadResult& read, const kpsim::io::SchedulerConfig& config,
+                   std::string code, std::string message) {
+  kpsim::Warning w;
+  w.source = config.source;
+  w.object = "KubeSchedulerConfiguration";
+  w.code = std::move(code);
+  w.message = std::move(message);
+  read.warnings.push_back(std::move(w));
+}
+
+// Applies a KubeSchedulerConfiguration from the input to the engine options. Flags given on the
+// command line win: with an explicit --candidate-sampling the configuration's DefaultPreemption
+// arguments are only used under `kubernetes`; without it, DefaultPreemption arguments in the
+// configuration select `kubernetes` sampling (as kube-scheduler samples). The book profile models
+// none of it: a configuration there is a warning.
+void ApplySchedulerConfig(kpsim::io::ReadResult& read, const EngineFlags& flags,
+                          kpsim::EngineOptions& options) {
+  if (!read.scheduler_config) return;
+  const kpsim::io::SchedulerConfig& config = *read.scheduler_config;
+  if (options.profile == kpsim::Profile::kBook) {
+    AddRunWarning(read, config, "IgnoredByProfile",
+                  "the book profile does not read a KubeSchedulerConfiguration; ignored");
+    return;
+  }
+  options.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
+  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
+  options.min_candidate_nodes_percentage = config.min_candidate_nodes_percentage;
+  options.min_candidate_nodes_absolute = config.min_candidate_nodes_absolute;
+  const bool flag_given =
+      flags.candidate_sampling_option != nullptr && flags.candidate_sampling_option->count() > 0;
+  if (!config.preemption_args) return;
+  if (!flag_given) {
+    options.candidate_sampling = kpsim::CandidateSampling::kKubernetes;
+  } else if (options.candidate_sampling == kpsim::CandidateSampling::kExact) {
+    AddRunWarning(read, config, "OverriddenByFlag",
+                  fmt::format("--candidate-sampling exact: every potential node is dry-run; the "
+                              "configuration's minCandidateNodesPercentage {} / "
+                              "minCandidateNodesAbsolute {} are not used",
+                              config.min_candidate_nodes_percentage,
+                              config.min_candidate_nodes_absolute));
+  }
+}
+
+// Warnings on stderr, one line each (the renderers list them too).
+void ReportWarnings(const kpsim::io::ReadResult& read) {
+  for (const kpsim::Warning& w : read.warnings) {
+    std::cerr << "warning: ";
+    if (!w.source.file.empty()) std::cerr << w.source.ToString() << ": ";
+    if (!w.object.empty()) std::cerr << w.object << ": ";
+    std::cerr << w.message << " [" << w.code << "]\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -229,9 +295,10 @@ int main(int argc, char** argv) {
       std::cerr << "kpsim: --feature-gates: " << gates.error().message << "\n";
       return kExitUsage;
     }
-    const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files);
+    const kpsim::io::ReadResult read = Read(common);
     const kpsim::AdmissionResult admission = kpsim::Admit(read.objects, *gates);
     const int rejected = ReportDiagnostics(read, admission);
+    ReportWarnings(read);
     std::cout << (common.output == "json" ? kpsim::io::RenderValidateJson(read, admission)
                                           : kpsim::io::RenderValidateText(read, admission));
     return rejected > 0 ? kExitRejected : kExitOk;
@@ -240,9 +307,11 @@ int main(int argc, char** argv) {
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
   auto options = MakeOptions(common, engine_flags);
   if (!options) return kExitUsage;
-  const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files);
+  kpsim::io::ReadResult read = Read(common);
+  ApplySchedulerConfig(read, engine_flags, *options);
   const kpsim::AdmissionResult admission = kpsim::Admit(read.objects, options->gates);
   ReportDiagnostics(read, admission);
+  ReportWarnings(read);
 
   if (simulate->parsed()) {
     const kpsim::SimulationResult result = kpsim::Simulate(admission.state, *options);
