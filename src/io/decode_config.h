@@ -64,9 +64,9 @@ struct ProfileRead {
   int percentage_line = 0;
   std::optional<std::int32_t> min_percentage;
   std::optional<std::int32_t> min_absolute;
-  int args_line = 0;
   std::vector<std::string> plugin_changes;  // "score.enabled: A, B"
   std::vector<std::string> other_args;      // pluginConfig names other than DefaultPreemption
+  std::vector<ConfigIssue> plugin_config_errors;
 };
 
 template <typename V>
@@ -149,12 +149,17 @@ DecodedConfig DecodeSchedulerConfig(const V& v) {
             config_detail::ReadPluginSets(pc, pp, profile);
           } else if (pk == "pluginConfig") {
             std::set<std::string> seen;
+            auto invalid_arg = [&](const Path& ip2, int line, std::int32_t value,
+                                   std::string_view what) {
+              profile.plugin_config_errors.push_back(
+                  {ip2.ToString(), fmt::format("Invalid value: {}: {}", value, what), line});
+            };
             Items(pc, pp, [&](const V& cfg, const Path& cfp) {
               std::string name;
               if (std::optional<V> n = cfg.Get("name")) name = Str(*n, cfp.Field("name"));
               if (cfg.type() != NodeType::kMap) FailType(cfg, cfp, "an object");
               if (!seen.insert(name).second) {
-                out.errors.push_back(
+                profile.plugin_config_errors.push_back(
                     {cfp.ToString(), fmt::format("Duplicate value: \"{}\"", name), cfg.line()});
                 return;
               }
@@ -165,12 +170,15 @@ DecodedConfig DecodeSchedulerConfig(const V& v) {
               std::optional<V> args = cfg.Get("args");
               if (!args) return;
               const Path ap = cfp.Field("args");
-              profile.args_line = args->line();
+              int pct_line = args->line();
+              int abs_line = args->line();
               Fields(*args, ap, [&](std::string_view ak, const V& ac, const Path& acp) {
                 if (ak == "minCandidateNodesPercentage") {
                   profile.min_percentage = OptInt32(ac, acp);
+                  pct_line = ac.line();
                 } else if (ak == "minCandidateNodesAbsolute") {
                   profile.min_absolute = OptInt32(ac, acp);
+                  abs_line = ac.line();
                 }
               });
               // ValidateDefaultPreemptionArgs, on the defaulted args (SetDefaults_DefaultPreemptionArgs:
@@ -180,18 +188,14 @@ DecodedConfig DecodeSchedulerConfig(const V& v) {
               const Path pct_path = ap.Field("minCandidateNodesPercentage");
               const Path abs_path = ap.Field("minCandidateNodesAbsolute");
               if (pct < 0 || pct > 100) {
-                invalid(pct_path, profile.args_line, std::to_string(pct),
-                        "not in valid range [0, 100]");
+                invalid_arg(pct_path, pct_line, pct, "not in valid range [0, 100]");
               }
-              if (abs < 0) {
-                invalid(abs_path, profile.args_line, std::to_string(abs),
-                        "not in valid range [0, inf)");
-              }
+              if (abs < 0) invalid_arg(abs_path, abs_line, abs, "not in valid range [0, inf)");
               if (pct == 0 && abs == 0) {
-                invalid(pct_path, profile.args_line, "0",
-                        "cannot be zero at the same time as minCandidateNodesAbsolute");
-                invalid(abs_path, profile.args_line, "0",
-                        "cannot be zero at the same time as minCandidateNodesPercentage");
+                invalid_arg(pct_path, pct_line, 0,
+                            "cannot be zero at the same time as minCandidateNodesAbsolute");
+                invalid_arg(abs_path, abs_line, 0,
+                            "cannot be zero at the same time as minCandidateNodesPercentage");
               }
               if (!profile.min_percentage) profile.min_percentage = pct;
               if (!profile.min_absolute) profile.min_absolute = abs;
@@ -243,6 +247,9 @@ DecodedConfig DecodeSchedulerConfig(const V& v) {
       invalid(ip.Field("percentageOfNodesToScore"), p.percentage_line,
               std::to_string(*p.percentage), "not in valid range [0-100]");
     }
+    // validatePluginConfig.
+    out.errors.insert(out.errors.end(), p.plugin_config_errors.begin(),
+                      p.plugin_config_errors.end());
     if (p.scheduler_name == kDefaultSchedulerName) {
       if (chosen == nullptr) chosen = &p;
     } else if (!p.scheduler_name.empty()) {

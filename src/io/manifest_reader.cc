@@ -378,7 +378,7 @@ class TextReader {
       ReadSchedulerConfig(*config, config_origin);
     }
     v.ForEachEntry([&](std::string_view key, const V&) {
-      if (key == "schedulerConfig") return;
+      if (key == "schedulerConfig" || key == "//") return;  // "//": a comment, as in examples/
       for (const ExportSection& section : kExportSections) {
         if (key == section.key) return;
       }
@@ -468,6 +468,13 @@ class TextReader {
       ns = PeekString(*meta, "namespace");
     }
 
+    if (kind.empty() && api_version.empty() && !v.Get("metadata") && origin.depth == 0 &&
+        origin.section.empty()) {
+      // Not a Kubernetes object at all (a support bundle's run info, a tool's own config).
+      AddWarning(origin, "", "SkippedDocument",
+                 "not a Kubernetes object (no kind, apiVersion or metadata); skipped");
+      return;
+    }
     if (kind.empty()) {
       AddDecodeError(origin, v.line(), "", DisplayName(std::nullopt, ns, name), "kind",
                      "Object 'Kind' is missing (kpsim types an object without kind only from a "
