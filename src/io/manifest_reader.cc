@@ -686,6 +686,14 @@ class PathWalker {
       ReadFile(path, out_);
       return;
     }
+    if (visited_dirs_.contains(Canonical(path))) {
+      Warning w;
+      w.source.file = path;
+      w.code = "SkippedDirectory";
+      w.message = "directory already read through another argument; read once";
+      out_.warnings.push_back(std::move(w));
+      return;
+    }
     skipped_.clear();
     manifests_ = 0;
     WalkDir(fs::path(path), 0);
