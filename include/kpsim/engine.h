@@ -52,6 +52,16 @@ struct EngineOptions {
   std::optional<WallTime> origin;
   // Disables the engine's dry-run and filter caches (for testing that they change nothing).
   bool disable_caches = false;
+  // KubeSchedulerConfiguration settings (default profile; the book profile ignores them). The
+  // defaults are kube-scheduler's; a KubeSchedulerConfiguration in the input sets them.
+  // percentageOfNodesToScore: 0 = adaptive (50 - nodes/125, at least 5), else 1..100.
+  std::int32_t percentage_of_nodes_to_score = 0;
+  // DefaultPreemptionArgs, used when `candidate_sampling` is kKubernetes.
+  std::int32_t min_candidate_nodes_percentage = 10;
+  std::int32_t min_candidate_nodes_absolute = 100;
+  // podInitialBackoffSeconds / podMaxBackoffSeconds.
+  SimDuration pod_initial_backoff = std::chrono::seconds(1);
+  SimDuration pod_max_backoff = std::chrono::seconds(10);
 };
 
 // ---------------------------------------------------------------------------------------------

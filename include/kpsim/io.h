@@ -3,6 +3,8 @@
 // Reading manifests into api objects, and rendering results. Only io/ includes YAML or JSON
 // libraries; everything here exchanges plain kpsim types.
 
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +32,20 @@ struct IgnoredObject {
   SourceRef source;
 };
 
+// A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) read from the input, on its own
+// or as a kube-scheduler-simulator export's `schedulerConfig`, validated as kube-scheduler does.
+// Holds what kpsim models, resolved for the default-scheduler profile; kube-scheduler's defaults
+// where the configuration leaves a field unset.
+struct SchedulerConfig {
+  SourceRef source;
+  std::int32_t percentage_of_nodes_to_score = 0;  // the profile's, else the top-level value
+  std::int32_t min_candidate_nodes_percentage = 10;
+  std::int32_t min_candidate_nodes_absolute = 100;
+  bool preemption_args = false;  // DefaultPreemption args were given in pluginConfig
+  std::int64_t pod_initial_backoff_seconds = 1;
+  std::int64_t pod_max_backoff_seconds = 10;
+};
+
 struct ReadResult {
   std::vector<Object> objects;        // decoded, in input order
   std::vector<DecodeError> errors;    // objects that could not be decoded
@@ -39,12 +55,25 @@ struct ReadResult {
   std::vector<Error> file_errors;
   // Kept, skipped or not modelled, in input order (see `Warning`).
   std::vector<Warning> warnings;
+  // The last valid KubeSchedulerConfiguration in the input, if any (an invalid one is an entry
+  // of `errors` and applies nothing).
+  std::optional<SchedulerConfig> scheduler_config;
 };
 
-// Reads files, directories (their .yaml/.yml/.json files in name order) and "-" (stdin), in
-// the order given. Multi-document YAML, JSON objects and Lists (`kind: List` or typed lists
-// such as `PodList` whose items lack `kind`) are all accepted. Never throws.
+struct ReadOptions {
+  // Directories: descend into subdirectories (default). false: only the directory's own files.
+  bool recursive = true;
+};
+
+// Reads files, directories and "-" (stdin), in the order given. A directory is walked depth
+// first: its .yaml/.yml/.json files in bytewise name order, then its subdirectories in bytewise
+// name order (`ReadOptions::recursive`); hidden entries (".git") and other files are skipped with
+// a warning; a directory reached twice (symlinks) is read once. Multi-document YAML, JSON objects
+// and Lists (`kind: List` or typed lists such as `PodList` whose items lack `kind`), objects
+// without `kind` in files named after their resource (`pods.json`), kube-scheduler-simulator
+// exports and KubeSchedulerConfiguration documents are all accepted. Never throws.
 ReadResult ReadManifests(const std::vector<std::string>& paths);
+ReadResult ReadManifests(const std::vector<std::string>& paths, const ReadOptions& options);
 
 // Same, from an in-memory text (for tests); `file` names it in messages.
 ReadResult ReadManifestText(std::string_view text, const std::string& file);

@@ -2,6 +2,7 @@
 // Exit status: 0 completed run, 1 rejected input under `validate`, 2 usage errors.
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -59,6 +60,7 @@ struct CommonFlags {
   std::vector<std::string> files;
   std::string output = "text";
   std::string feature_gates;
+  bool no_recursive = false;
 };
 
 struct EngineFlags {
@@ -69,6 +71,7 @@ struct EngineFlags {
   int max_attempts = 1000000;
   std::string origin;
   bool disable_caches = false;
+  CLI::Option* candidate_sampling_option = nullptr;  // to tell a given flag from its default
 };
 
 void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
@@ -78,6 +81,8 @@ void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
       ->default_str("text");
   cmd->add_option("--feature-gates", f.feature_gates,
                   "Comma-separated Name=true|false pairs (GenericWorkload, CompositePodGroup, ...)");
+  cmd->add_flag("--no-recursive", f.no_recursive,
+               "Read only the files directly in a directory argument, not its subdirectories");
   cmd->add_option("files", f.files, "Manifest files, directories, or - for standard input")
       ->required();
 }
@@ -87,7 +92,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
       ->check(CLI::IsMember({"default", "book"}))
       ->default_str("default");
   cmd->add_option("--seed", f.seed, "Seed for tie-breaks and sampling")->default_str("1");
-  cmd->add_option("--candidate-sampling", f.candidate_sampling,
+  f.candidate_sampling_option = cmd->add_option("--candidate-sampling", f.candidate_sampling,
                   "Preemption candidate search: exact (every potential node) or kubernetes "
                   "(minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100)")
       ->check(CLI::IsMember({"exact", "kubernetes"}))
@@ -178,6 +183,56 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
   return options;
 }
 
+kpsim::io::ReadResult Read(const CommonFlags& c) {
+  kpsim::io::ReadOptions options;
+  options.recursive = !c.no_recursive;
+  return kpsim::io::ReadManifests(c.files, options);
+}
+
+void AddRunWarning(kpsim::io::ReadResult& read, const kpsim::io::SchedulerConfig& config,
+                   std::string code, std::string message) {
+  kpsim::Warning w;
+  w.source = config.source;
+  w.object = "KubeSchedulerConfiguration";
+  w.code = std::move(code);
+  w.message = std::move(message);
+  read.warnings.push_back(std::move(w));
+}
+
+// Applies a KubeSchedulerConfiguration from the input to the engine options. Flags given on the
+// command line win: with an explicit --candidate-sampling the configuration's DefaultPreemption
+// arguments are only used under `kubernetes`; without it, DefaultPreemption arguments in the
+// configuration select `kubernetes` sampling (as kube-scheduler samples). The book profile models
+// none of it: a configuration there is a warning.
+void ApplySchedulerConfig(kpsim::io::ReadResult& read, const EngineFlags& flags,
+                          kpsim::EngineOptions& options) {
+  if (!read.scheduler_config) return;
+  const kpsim::io::SchedulerConfig& config = *read.scheduler_config;
+  if (options.profile == kpsim::Profile::kBook) {
+    AddRunWarning(read, config, "IgnoredByProfile",
+                  "the book profile does not read a KubeSchedulerConfiguration; ignored");
+    return;
+  }
+  options.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
+  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
+  options.min_candidate_nodes_percentage = config.min_candidate_nodes_percentage;
+  options.min_candidate_nodes_absolute = config.min_candidate_nodes_absolute;
+  const bool flag_given =
+      flags.candidate_sampling_option != nullptr && flags.candidate_sampling_option->count() > 0;
+  if (!config.preemption_args) return;
+  if (!flag_given) {
+    options.candidate_sampling = kpsim::CandidateSampling::kKubernetes;
+  } else if (options.candidate_sampling == kpsim::CandidateSampling::kExact) {
+    AddRunWarning(read, config, "OverriddenByFlag",
+                  fmt::format("--candidate-sampling exact: every potential node is dry-run; the "
+                              "configuration's minCandidateNodesPercentage {} / "
+                              "minCandidateNodesAbsolute {} are not used",
+                              config.min_candidate_nodes_percentage,
+                              config.min_candidate_nodes_absolute));
+  }
+}
+
 // Flags given on the command line that the chosen profile does not read.
 std::vector<kpsim::Warning> IgnoredFlagWarnings(const CLI::App* cmd,
                                                 const kpsim::EngineOptions& options,
@@ -264,21 +319,23 @@ int main(int argc, char** argv) {
       std::cerr << "kpsim: --feature-gates: " << gates.error().message << "\n";
       return kExitUsage;
     }
-    const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files);
+    const kpsim::io::ReadResult read = Read(common);
     const kpsim::AdmissionResult admission =
         kpsim::Admit(read.objects, *gates, kpsim::AdmissionMode::kCreate);
     const int rejected = ReportDiagnostics(read, admission);
     ReportWarnings(kpsim::io::CollectWarnings(&read, &admission));
     std::cout << (common.output == "json" ? kpsim::io::RenderValidateJson(read, admission)
                                           : kpsim::io::RenderValidateText(read, admission));
-    const bool nothing_read = read.objects.empty() && read.ignored.empty();
+    const bool nothing_read =
+        read.objects.empty() && read.ignored.empty() && !read.scheduler_config.has_value();
     return rejected > 0 || nothing_read ? kExitRejected : kExitOk;
   }
 
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
   auto options = MakeOptions(common, engine_flags);
   if (!options) return kExitUsage;
-  const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files);
+  kpsim::io::ReadResult read = Read(common);
+  ApplySchedulerConfig(read, engine_flags, *options);
   const kpsim::AdmissionResult admission =
       kpsim::Admit(read.objects, options->gates, kpsim::AdmissionMode::kExisting);
   ReportDiagnostics(read, admission);

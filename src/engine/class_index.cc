@@ -121,7 +121,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
       nominated == kNoId ? nullptr : &index.entries[static_cast<std::size_t>(nominated)];
 
   // Filter: the first `to_find` feasible nodes in circular node order from the start index.
-  const std::size_t to_find = NumFeasibleNodesToFind(n);
+  const std::size_t to_find = NumFeasibleNodesToFind(n, options_.percentage_of_nodes_to_score);
   const auto start = static_cast<std::int32_t>(next_start_node_index_);
   auto distance = [&](std::int32_t pos) {
     return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));

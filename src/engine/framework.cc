@@ -20,13 +20,16 @@ constexpr std::int64_t kPriorityShift = std::int64_t{1} << 31;  // makes every s
 
 }  // namespace
 
-// numFeasibleNodesToFind with the adaptive percentage (percentageOfNodesToScore unset).
-std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes) {
+// numFeasibleNodesToFind: the profile's percentageOfNodesToScore, or with 0 the adaptive one.
+std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t percentage_to_score) {
   constexpr std::size_t kMinFeasibleNodesToFind = 100;
   constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
   if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
-  std::int64_t percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
-  if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+  std::int64_t percentage = std::clamp<std::int64_t>(percentage_to_score, 0, 100);
+  if (percentage == 0) {
+    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+  }
   const auto num = num_all_nodes * static_cast<std::size_t>(percentage) / 100;
   return std::max(num, kMinFeasibleNodesToFind);
 }
@@ -580,8 +583,10 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
     const bool sampling = options_.candidate_sampling == CandidateSampling::kKubernetes;
     if (sampling) {
       // calculateNumCandidates / GetOffsetAndNumCandidates with the default args.
-      num_candidates = np * 10 / 100;
-      if (num_candidates < 100) num_candidates = 100;
+      const auto pct = static_cast<std::size_t>(std::clamp(options_.min_candidate_nodes_percentage, 0, 100));
+      const auto abs = static_cast<std::size_t>(std::max(options_.min_candidate_nodes_absolute, 0));
+      num_candidates = np * pct / 100;
+      if (num_candidates < abs) num_candidates = abs;
       num_candidates = std::min(num_candidates, np);
       offset = static_cast<std::size_t>(rng_() % np);
     }
@@ -678,7 +683,7 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string
   }
   // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
   // where the previous cycle stopped. `explain` evaluates every node but decides the same way.
-  const std::size_t to_find = NumFeasibleNodesToFind(num_nodes);
+  const std::size_t to_find = NumFeasibleNodesToFind(num_nodes, options_.percentage_of_nodes_to_score);
   std::vector<Status>& statuses = statuses_;
   statuses.resize(model_.nodes().size());  // every processed node's entry is written below
   std::vector<NodeId> feasible;

@@ -212,8 +212,9 @@ class Framework {
   ReasonId no_victims_reason_, not_helpful_reason_;
 };
 
-// kube-scheduler's numFeasibleNodesToFind with the adaptive percentage.
-std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes);
+// kube-scheduler's numFeasibleNodesToFind: `percentage` is the profile's
+// percentageOfNodesToScore, 0 for the adaptive percentage.
+std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t percentage = 0);
 
 // Formats a resource list free amount for traces.
 ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested);

@@ -41,6 +41,8 @@ class Simulator {
   static QueueOptions MakeQueueOptions(const EngineOptions& options) {
     QueueOptions q;
     q.pop_from_backoff_q = options.gates.scheduler_pop_from_backoff_q;
+    q.initial_backoff = options.pod_initial_backoff;  // podInitialBackoffSeconds
+    q.max_backoff = options.pod_max_backoff;          // podMaxBackoffSeconds
     return q;
   }
 

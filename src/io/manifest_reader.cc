@@ -11,7 +11,9 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "io/decode_config.h"
 #include "io/decode_objects.h"
 #include "io/manifest_node.h"
 #include "kpsim/io.h"
@@ -61,10 +64,84 @@ std::string PeekString(const V& v, std::string_view key) {
   return c->text();
 }
 
+// The kind (and apiVersion) of objects without `kind` in a file named after their resource, as
+// dump tools write them: `kubectl cluster-info dump` (`nodes.json`, `<ns>/pods.json`), sonobuoy
+// (`resources/ns/<ns>/Pods.json`), per-namespace trees (`<ns>/pods.yaml`). Matched on the file
+// name without its .json/.yaml/.yml extension, ignoring case; only plural resource names, which
+// are unambiguous.
+struct FileKind {
+  std::string_view kind;
+  std::string_view api_version;
+};
+std::optional<FileKind> KindFromFileName(const std::string& file) {
+  static constexpr std::pair<std::string_view, FileKind> kTable[] = {
+      {"pods", {"Pod", "v1"}},
+      {"nodes", {"Node", "v1"}},
+      {"namespaces", {"Namespace", "v1"}},
+      {"priorityclasses", {"PriorityClass", "scheduling.k8s.io/v1"}},
+      {"poddisruptionbudgets", {"PodDisruptionBudget", "policy/v1"}},
+      {"deployments", {"Deployment", "apps/v1"}},
+      {"replicasets", {"ReplicaSet", "apps/v1"}},
+      {"statefulsets", {"StatefulSet", "apps/v1"}},
+      {"daemonsets", {"DaemonSet", "apps/v1"}},
+      {"jobs", {"Job", "batch/v1"}},
+      {"cronjobs", {"CronJob", "batch/v1"}},
+      {"events", {"Event", "v1"}},
+      {"services", {"Service", "v1"}},
+      {"endpoints", {"Endpoints", "v1"}},
+      {"configmaps", {"ConfigMap", "v1"}},
+      {"secrets", {"Secret", "v1"}},
+      {"serviceaccounts", {"ServiceAccount", "v1"}},
+      {"replicationcontrollers", {"ReplicationController", "v1"}},
+      {"replication-controllers", {"ReplicationController", "v1"}},
+      {"persistentvolumes", {"PersistentVolume", "v1"}},
+      {"persistentvolumeclaims", {"PersistentVolumeClaim", "v1"}},
+      {"storageclasses", {"StorageClass", "storage.k8s.io/v1"}},
+      {"limitranges", {"LimitRange", "v1"}},
+      {"resourcequotas", {"ResourceQuota", "v1"}},
+  };
+  std::string name = std::filesystem::path(file).filename().string();
+  for (std::string_view ext : {".json", ".yaml", ".yml"}) {
+    if (name.size() > ext.size() && name.ends_with(ext)) {
+      name.resize(name.size() - ext.size());
+      break;
+    }
+  }
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  for (const auto& [stem, kind] : kTable) {
+    if (name == stem) return kind;
+  }
+  return std::nullopt;
+}
+
+// The keys of a kube-scheduler-simulator export (its `ResourcesForExport`), in the order kpsim
+// reads them: what pods refer to comes first, as the simulator's import applies them.
+struct ExportSection {
+  std::string_view key;
+  std::string_view kind;  // empty: not modelled, counted in a warning
+  std::string_view api_version;
+};
+constexpr ExportSection kExportSections[] = {
+    {"namespaces", "Namespace", "v1"},
+    {"priorityClasses", "PriorityClass", "scheduling.k8s.io/v1"},
+    {"nodes", "Node", "v1"},
+    {"pods", "Pod", "v1"},
+    {"storageClasses", "", ""},
+    {"pvs", "", ""},
+    {"pvcs", "", ""},
+};
+
+// Lists nested deeper than this are refused (a YAML List containing itself through an anchor
+// would otherwise recurse without end).
+constexpr int kMaxListDepth = 16;
+
 // Reads one input text and appends to a `ReadResult`.
 class TextReader {
  public:
-  TextReader(const std::string& file, ReadResult& out) : file_(file), out_(out) {}
+  TextReader(const std::string& file, ReadResult& out)
+      : file_(file), out_(out), file_kind_(file == "-" ? std::nullopt : KindFromFileName(file)) {}
 
   void Read(std::string_view text) {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
@@ -80,17 +157,32 @@ class TextReader {
  private:
   // Where the object being decoded came from, and how to name it in messages.
   struct Origin {
+    Origin(int document_in, int line_in, bool yaml_in)
+        : document(document_in), line(line_in), yaml(yaml_in) {}
     int document = 0;
     int line = 0;
     bool yaml = false;
+    std::string_view section;  // simulator export key ("pods"), empty otherwise
+    int depth = 0;             // List nesting
   };
 
   std::string Location(const Origin& o, int line) const {
     if (o.yaml) {
       return fmt::format("{}:{} (document {})", file_, line > 0 ? line : o.line, o.document);
     }
+    if (!o.section.empty()) return fmt::format("{} ({} item {})", file_, o.section, o.document);
     if (o.document > 0) return fmt::format("{} (item {})", file_, o.document);
     return file_;
+  }
+
+  void AddWarning(const Origin& origin, std::string object, std::string code,
+                  std::string message) {
+    Warning w;
+    w.source = Source(origin);
+    w.object = std::move(object);
+    w.code = std::move(code);
+    w.message = std::move(message);
+    out_.warnings.push_back(std::move(w));
   }
 
   void AddFileError(ErrorCode code, int document, int line, std::string message) {
@@ -216,10 +308,125 @@ class TextReader {
 
   // --- Objects ------------------------------------------------------------------------------
 
-  // A top-level document: a List, a typed list, or one object.
+  // A top-level document: a kube-scheduler-simulator export, a List, a typed list, or one
+  // object.
   template <typename V>
   void WalkTop(const V& v, const Origin& origin) {
+    if (IsSimulatorExport(v)) {
+      WalkExport(v, origin);
+      return;
+    }
     WalkObject(v, origin, {}, {});
+  }
+
+  // A map without `kind` holding at least one export key with a list (or `schedulerConfig`).
+  template <typename V>
+  static bool IsSimulatorExport(const V& v) {
+    if (v.type() != NodeType::kMap || v.Get("kind")) return false;
+    if (std::optional<V> c = v.Get("schedulerConfig"); c && c->type() == NodeType::kMap) {
+      return true;
+    }
+    for (const ExportSection& section : kExportSections) {
+      std::optional<V> items = v.Get(section.key);
+      if (items && items->type() == NodeType::kSeq) return true;
+    }
+    return false;
+  }
+
+  // The simulator export (`pods, nodes, pvs, pvcs, storageClasses, priorityClasses, namespaces,
+  // schedulerConfig`): items typed from their key, sections in `kExportSections` order.
+  template <typename V>
+  void WalkExport(const V& v, const Origin& origin) {
+    std::vector<std::string> unmodelled;
+    for (const ExportSection& section : kExportSections) {
+      std::optional<V> items = v.Get(section.key);
+      if (!items || items->type() == NodeType::kNull) continue;
+      if (items->type() != NodeType::kSeq) {
+        AddDecodeError(origin, items->line(), "", "", std::string(section.key),
+                       "expected a list");
+        continue;
+      }
+      if (section.kind.empty()) {
+        int count = 0;
+        items->ForEachItem([&](int, const V&) { ++count; });
+        if (count > 0) unmodelled.push_back(fmt::format("{} {}", count, section.key));
+        continue;
+      }
+      items->ForEachItem([&](int index, const V& item) {
+        Origin item_origin = origin;
+        item_origin.section = section.key;
+        if (origin.yaml) {
+          item_origin.line = item.line();
+        } else {
+          item_origin.document = index + 1;
+        }
+        WalkObject(item, item_origin, section.kind, section.api_version);
+      });
+    }
+    if (!unmodelled.empty()) {
+      std::string list;
+      for (const std::string& u : unmodelled) list += (list.empty() ? "" : ", ") + u;
+      AddWarning(origin, "", "NotModelled",
+                 fmt::format("simulator export: {} not modelled (kpsim has no volumes); "
+                             "skipped",
+                             list));
+    }
+    if (std::optional<V> config = v.Get("schedulerConfig");
+        config && config->type() != NodeType::kNull) {
+      Origin config_origin = origin;
+      if (origin.yaml) config_origin.line = config->line();
+      ReadSchedulerConfig(*config, config_origin);
+    }
+    v.ForEachEntry([&](std::string_view key, const V&) {
+      if (key == "schedulerConfig" || key == "//") return;  // "//": a comment, as in examples/
+      for (const ExportSection& section : kExportSections) {
+        if (key == section.key) return;
+      }
+      AddWarning(origin, "", "NotModelled",
+                 fmt::format("simulator export: key \"{}\" is not one kpsim reads; skipped", key));
+    });
+  }
+
+  // A KubeSchedulerConfiguration: validated; a valid one replaces any earlier one.
+  template <typename V>
+  void ReadSchedulerConfig(const V& v, const Origin& origin) {
+    static const std::string kKind = "KubeSchedulerConfiguration";
+    if (v.type() != NodeType::kMap) {
+      const ScalarType scalar =
+          v.type() == NodeType::kScalar ? v.scalar_type() : ScalarType::kString;
+      AddDecodeError(origin, v.line(), kKind, "", "",
+                     fmt::format("expected an object, got {}", internal::TypeWord(v.type(), scalar)));
+      return;
+    }
+    const std::string api_version = PeekString(v, "apiVersion");
+    if (!api_version.empty() && api_version != internal::kSchedulerConfigApiVersion) {
+      AddDecodeError(origin, v.line(), kKind, "", "apiVersion",
+                     fmt::format("no kind \"KubeSchedulerConfiguration\" is registered for "
+                                 "version \"{}\" (kube-scheduler reads {})",
+                                 api_version, internal::kSchedulerConfigApiVersion));
+      return;
+    }
+    internal::DecodedConfig decoded;
+    try {
+      decoded = internal::DecodeSchedulerConfig(v);
+    } catch (const DecodeFailure& failure) {
+      AddDecodeError(origin, failure.line, kKind, "", failure.field, failure.message);
+      return;
+    }
+    for (const internal::ConfigIssue& e : decoded.errors) {
+      AddDecodeError(origin, e.line, kKind, "", e.field, e.message);
+    }
+    for (internal::ConfigIssue& n : decoded.notes) {
+      AddWarning(origin, kKind, std::move(n.field), std::move(n.message));
+    }
+    if (!decoded.errors.empty()) return;
+    decoded.config.source = Source(origin);
+    if (out_.scheduler_config) {
+      AddWarning(origin, kKind, "SchedulerConfigReplaced",
+                 fmt::format("replaces the KubeSchedulerConfiguration read earlier from {}",
+                             out_.scheduler_config->source.ToString()));
+    }
+    out_.scheduler_config = decoded.config;
   }
 
   // Decodes one object (or expands a list). `default_kind` / `default_api_version` come from a
@@ -238,7 +445,20 @@ class TextReader {
     }
     std::string kind = PeekString(v, "kind");
     std::string api_version = PeekString(v, "apiVersion");
-    if (kind.empty()) kind = std::string(default_kind);
+    if (kind.empty()) {
+      // Typed from the list it is in, else (a List without kind) from its shape, else from
+      // the file it comes from.
+      std::optional<V> maybe_items = v.Get("items");
+      if (!default_kind.empty()) {
+        kind = std::string(default_kind);
+        if (api_version.empty()) api_version = std::string(default_api_version);
+      } else if (maybe_items && maybe_items->type() == NodeType::kSeq && !v.Get("spec")) {
+        kind = "List";
+      } else if (file_kind_) {
+        kind = std::string(file_kind_->kind);
+        if (api_version.empty()) api_version = std::string(file_kind_->api_version);
+      }
+    }
     if (api_version.empty()) api_version = std::string(default_api_version);
 
     std::string name;
@@ -248,9 +468,23 @@ class TextReader {
       ns = PeekString(*meta, "namespace");
     }
 
+    if (kind.empty() && api_version.empty() && !v.Get("metadata") && origin.depth == 0 &&
+        origin.section.empty()) {
+      // Not a Kubernetes object at all (a support bundle's run info, a tool's own config).
+      AddWarning(origin, "", "SkippedDocument",
+                 "not a Kubernetes object (no kind, apiVersion or metadata); skipped");
+      return;
+    }
     if (kind.empty()) {
       AddDecodeError(origin, v.line(), "", DisplayName(std::nullopt, ns, name), "kind",
-                     "Object 'Kind' is missing");
+                     "Object 'Kind' is missing (kpsim types an object without kind only from a "
+                     "typed list such as PodList, or from a file named after its resource: "
+                     "pods.json, nodes.yaml, ...)");
+      return;
+    }
+
+    if (kind == "KubeSchedulerConfiguration") {
+      ReadSchedulerConfig(v, origin);
       return;
     }
 
@@ -265,8 +499,14 @@ class TextReader {
         AddDecodeError(origin, items->line(), kind, name, "items", "expected a list");
         return;
       }
+      if (origin.depth >= kMaxListDepth) {
+        AddDecodeError(origin, items->line(), kind, name, "items",
+                       fmt::format("Lists nested more than {} deep are refused", kMaxListDepth));
+        return;
+      }
       items->ForEachItem([&](int index, const V& item) {
         Origin item_origin = origin;
+        ++item_origin.depth;
         if (origin.yaml) {
           item_origin.line = item.line();
         } else {
@@ -375,6 +615,7 @@ class TextReader {
 
   const std::string& file_;
   ReadResult& out_;
+  std::optional<FileKind> file_kind_;
 };
 
 bool IsManifestFile(const std::filesystem::path& p) {
@@ -418,40 +659,195 @@ void ReadFile(const std::string& path, ReadResult& out) {
   TextReader(path, out).Read(text);
 }
 
-void ReadPath(const std::string& path, ReadResult& out) {
-  if (path == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    TextReader(path, out).Read(text);
-    return;
+// Walks the paths of one command-line argument. A directory is read depth first: its manifest
+// files (.yaml, .yml, .json) in bytewise name order, then its subdirectories in bytewise name
+// order. Hidden entries (".git", ".kube") and files that are not manifests are skipped with a
+// warning, aggregated per argument when many; a directory or file reached a second time
+// (symlinks) is read once; `recursive` false reads only the directory's own files.
+class PathWalker {
+ public:
+  PathWalker(const ReadOptions& options, ReadResult& out) : options_(options), out_(out) {}
+
+  void Read(const std::string& path) {
+    if (path == "-") {
+      std::string text((std::istreambuf_iterator<char>(std::cin)),
+                       std::istreambuf_iterator<char>());
+      TextReader(path, out_).Read(text);
+      return;
+    }
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      AddPathError(out_, path, ErrorCode::kNotFound, "no such file or directory");
+      return;
+    }
+    if (!fs::is_directory(status)) {
+      ReadFile(path, out_);
+      return;
+    }
+    if (visited_dirs_.contains(Canonical(path))) {
+      Warning w;
+      w.source.file = path;
+      w.code = "SkippedDirectory";
+      w.message = "directory already read through another argument; read once";
+      out_.warnings.push_back(std::move(w));
+      return;
+    }
+    skipped_.clear();
+    manifests_ = 0;
+    WalkDir(fs::path(path), 0);
+    ReportSkipped(path);
+    if (manifests_ == 0) {
+      Warning w;
+      w.source.file = path;
+      w.code = "NoManifests";
+      w.message = options_.recursive
+                      ? "the directory holds no manifest files (.yaml, .yml, .json) at any depth"
+                      : "the directory holds no manifest files (.yaml, .yml, .json); its "
+                        "subdirectories were not read (--no-recursive)";
+      out_.warnings.push_back(std::move(w));
+    }
   }
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    AddPathError(out, path, ErrorCode::kNotFound, "no such file or directory");
-    return;
+
+ private:
+  // Deeper trees are not read (a bound, not a layout any dump tool writes).
+  static constexpr int kMaxDepth = 64;
+  // Up to this many skipped entries of one kind per argument get a warning each; beyond, one
+  // warning counts them.
+  static constexpr std::size_t kMaxSkippedWarnings = 5;
+
+  struct Skipped {
+    std::string path;
+    std::string code;    // "SkippedFile" or "SkippedDirectory"
+    std::string reason;  // the message, also the aggregation key
+  };
+
+  static std::string Canonical(const std::filesystem::path& p) {
+    std::error_code ec;
+    std::filesystem::path c = std::filesystem::canonical(p, ec);
+    if (ec) return std::filesystem::absolute(p, ec).lexically_normal().string();
+    return c.string();
   }
-  if (!fs::is_directory(status)) {
-    ReadFile(path, out);
-    return;
+
+  void Skip(const std::filesystem::path& p, std::string code, std::string reason) {
+    skipped_.push_back({p.string(), std::move(code), std::move(reason)});
   }
-  std::vector<fs::path> files;
-  fs::directory_iterator it(path, ec);
-  if (ec) {
-    AddPathError(out, path, ErrorCode::kInvalidArgument,
-                 fmt::format("cannot list: {}", ec.message()));
-    return;
+
+  void WalkDir(const std::filesystem::path& dir, int depth) {
+    namespace fs = std::filesystem;
+    if (!visited_dirs_.insert(Canonical(dir)).second) {
+      Skip(dir, "SkippedDirectory",
+           "directory already read (a symlink loop or a second path to it); read once");
+      return;
+    }
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      AddPathError(out_, dir.string(), ErrorCode::kInvalidArgument,
+                   fmt::format("cannot list: {}", ec.message()));
+      return;
+    }
+    std::vector<fs::path> files;
+    std::vector<fs::path> dirs;
+    std::vector<fs::path> other;
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      other.push_back(it->path());
+    }
+    std::sort(other.begin(), other.end(), [](const fs::path& a, const fs::path& b) {
+      return a.filename().string() < b.filename().string();  // bytewise
+    });
+    for (const fs::path& entry : other) {
+      const std::string name = entry.filename().string();
+      std::error_code type_ec;
+      const fs::file_status st = fs::status(entry, type_ec);  // follows symlinks
+      const bool is_dir = !type_ec && fs::is_directory(st);
+      if (name.starts_with(".")) {
+        Skip(entry, is_dir ? "SkippedDirectory" : "SkippedFile", "hidden entry; not read");
+      } else if (type_ec || !fs::exists(st)) {
+        Skip(entry, "SkippedFile", "cannot be read (a broken symlink?); skipped");
+      } else if (is_dir) {
+        dirs.push_back(entry);
+      } else if (!fs::is_regular_file(st)) {
+        Skip(entry, "SkippedFile", "not a regular file; not read");
+      } else if (IsManifestFile(entry)) {
+        files.push_back(entry);
+      } else {
+        Skip(entry, "SkippedFile", "not a manifest (.yaml, .yml or .json); skipped");
+      }
+    }
+    for (const fs::path& file : files) {
+      if (!read_files_.insert(Canonical(file)).second) {
+        Skip(file, "SkippedFile", "file already read through another path; read once");
+        continue;
+      }
+      ++manifests_;
+      ReadFile(file.string(), out_);
+    }
+    for (const fs::path& sub : dirs) {
+      if (!options_.recursive) {
+        Skip(sub, "SkippedDirectory", "subdirectory not read (--no-recursive)");
+      } else if (depth + 1 > kMaxDepth) {
+        Skip(sub, "SkippedDirectory",
+             fmt::format("deeper than {} levels; not read", kMaxDepth));
+      } else {
+        WalkDir(sub, depth + 1);
+      }
+    }
   }
-  for (; it != fs::directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    std::error_code type_ec;
-    if (IsManifestFile(it->path()) && it->is_regular_file(type_ec)) files.push_back(it->path());
+
+  // One warning per skipped entry, or per reason when more than `kMaxSkippedWarnings` share it.
+  void ReportSkipped(const std::string& root) {
+    std::vector<std::string> reasons;  // first-seen order
+    std::map<std::string, std::vector<const Skipped*>> by_reason;
+    for (const Skipped& s : skipped_) {
+      auto& group = by_reason[s.code + "\n" + s.reason];
+      if (group.empty()) reasons.push_back(s.code + "\n" + s.reason);
+      group.push_back(&s);
+    }
+    for (const std::string& key : reasons) {
+      const std::vector<const Skipped*>& group = by_reason[key];
+      if (group.size() <= kMaxSkippedWarnings) {
+        for (const Skipped* s : group) {
+          Warning w;
+          w.source.file = s->path;
+          w.code = s->code;
+          w.message = s->reason;
+          out_.warnings.push_back(std::move(w));
+        }
+        continue;
+      }
+      // Count by extension, e.g. "412 entries (.txt: 410, .log: 2)".
+      std::map<std::string, int> by_ext;
+      for (const Skipped* s : group) {
+        const std::string ext = std::filesystem::path(s->path).extension().string();
+        ++by_ext[ext.empty() ? "no extension" : ext];
+      }
+      std::string counts;
+      for (const auto& [ext, n] : by_ext) {
+        counts += fmt::format("{}{}: {}", counts.empty() ? "" : ", ", ext, n);
+      }
+      std::string examples;
+      for (std::size_t i = 0; i < 3; ++i) {
+        examples += fmt::format("{}{}", i == 0 ? "" : ", ", group[i]->path);
+      }
+      Warning w;
+      w.source.file = root;
+      w.code = group.front()->code;
+      w.message = fmt::format("{} entries under {}: {} ({}; e.g. {})", group.size(), root,
+                              group.front()->reason, counts, examples);
+      out_.warnings.push_back(std::move(w));
+    }
   }
-  std::sort(files.begin(), files.end(), [](const fs::path& a, const fs::path& b) {
-    return a.filename().string() < b.filename().string();
-  });
-  for (const fs::path& file : files) ReadFile(file.string(), out);
-}
+
+  const ReadOptions& options_;
+  ReadResult& out_;
+  std::set<std::string> visited_dirs_;  // canonical paths, across all arguments
+  std::set<std::string> read_files_;    // canonical paths of files read by directory walks
+  std::vector<Skipped> skipped_;        // of the current argument
+  int manifests_ = 0;                   // manifest files read for the current argument
+};
 
 }  // namespace
 
@@ -466,10 +862,15 @@ ReadResult ReadManifestText(std::string_view text, const std::string& file) {
 }
 
 ReadResult ReadManifests(const std::vector<std::string>& paths) {
+  return ReadManifests(paths, ReadOptions{});
+}
+
+ReadResult ReadManifests(const std::vector<std::string>& paths, const ReadOptions& options) {
   ReadResult out;
+  PathWalker walker(options, out);
   for (const std::string& path : paths) {
     try {
-      ReadPath(path, out);
+      walker.Read(path);
     } catch (const std::exception& e) {
       AddPathError(out, path, ErrorCode::kInternal, fmt::format("internal error: {}", e.what()));
     }

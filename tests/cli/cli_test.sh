@@ -277,6 +277,53 @@ if json_check "$WORK/out" "d['endTime'] == 0 and all(p['state'] == 'Pending' and
   ok "pods with no nodes: all pending, one FailedScheduling each"; else fail "pods with no nodes: unexpected result"; fi
 run simulate "$WORK/pods-only.yaml"
 if grep -q "FailedScheduling default/a: no nodes available to schedule pods" "$WORK/out"; then ok "pods with no nodes: text timeline"; else fail "pods with no nodes: text timeline"; fi
+# --- dump shapes: directory trees, typed lists, simulator export, KubeSchedulerConfiguration ---
+DATA="$SRC/tests/io/data"
+expect_rc "cluster-info dump tree" 0 simulate -o json "$DATA/cluster-info-dump"
+if json_check "$WORK/out" 'any(p["pod"]=="default/web-2" and p["state"]=="Running" for p in d["pods"]) and any(p["pod"]=="kube-system/coredns-5d78c9869d-abcde" for p in d["pods"]) and len(d["nodes"])==2'; then
+  ok "pods from subdirectories (default/pods.json, kube-system/pods.json) are read and scheduled"
+else
+  fail "dump tree: pods from subdirectories missing or not scheduled"
+fi
+if grep -q "^warning: .*web-1/logs.txt: not a manifest" "$WORK/err"; then ok "a pod's logs.txt is a warning on stderr"; else fail "no warning for logs.txt"; fi
+expect_rc "cluster-info dump, --no-recursive" 0 simulate --no-recursive -o json "$DATA/cluster-info-dump"
+if json_check "$WORK/out" 'len(d["pods"])==0 and len(d["nodes"])==2'; then ok "--no-recursive reads only the top-level files"; else fail "--no-recursive still read subdirectories"; fi
+if grep -q "subdirectory not read (--no-recursive)" "$WORK/err"; then ok "--no-recursive names the skipped subdirectories"; else fail "--no-recursive: no warning"; fi
+expect_rc "validate a dump tree" 0 validate "$DATA/cluster-info-dump"
+expect_rc "validate --no-recursive" 0 validate --no-recursive "$DATA/cluster-info-dump"
+expect_rc "explain in a dump tree" 0 explain --pod default/web-2 -o json "$DATA/cluster-info-dump"
+if json_check "$WORK/out" 'd["fitsNode"] is not None'; then ok "explain finds the pod read from a subdirectory"; else fail "explain: pod from subdirectory"; fi
+expect_rc "sonobuoy tree" 0 simulate -o json "$DATA/sonobuoy"
+if json_check "$WORK/out" 'any(p["pod"]=="prod/api-0" and p["state"]=="Running" for p in d["pods"]) and any(e["reason"]=="Preempted" for e in d["events"])'; then
+  ok "sonobuoy tree: kindless Pods.json/Nodes.json read, the high pod preempts"
+else
+  fail "sonobuoy tree"
+fi
+
+expect_rc "simulator export" 0 simulate -o json "$EX/simulator-export.json"
+if json_check "$WORK/out" 'any(p["pod"]=="ml/train" and p["state"]=="Running" for p in d["pods"]) and len(d["nodes"])==3'; then ok "simulator export: nodes and pods read, the pending pod runs"; else fail "simulator export content"; fi
+if grep -q "1 storageClasses, 1 pvs, 1 pvcs not modelled" "$WORK/err"; then ok "simulator export: volumes counted in a warning"; else fail "simulator export: no volume warning"; fi
+# Its schedulerConfig (minCandidateNodesAbsolute 1) samples one candidate from a seeded offset:
+# seed 1 takes sim-3 (web/frontend); the exact flag wins and dry-runs every node (batch/etl-0).
+run simulate --seed 1 -o json "$EX/simulator-export.json"
+if json_check "$WORK/out" 'any(e["reason"]=="Preempted" and e["pod"]=="web/frontend" for e in d["events"])'; then ok "config's DefaultPreemption args select one-candidate sampling"; else fail "config sampling not applied"; fi
+run simulate --seed 1 --candidate-sampling exact -o json "$EX/simulator-export.json"
+if json_check "$WORK/out" 'any(e["reason"]=="Preempted" and e["pod"]=="batch/etl-0" for e in d["events"])'; then ok "--candidate-sampling exact wins over the config"; else fail "flag did not win over config"; fi
+if grep -q "OverriddenByFlag" "$WORK/err"; then ok "the overridden config value is a warning"; else fail "no OverriddenByFlag warning"; fi
+run simulate --profile book "$EX/simulator-export.json"
+if grep -q "IgnoredByProfile" "$WORK/err"; then ok "--profile book says it ignores the KubeSchedulerConfiguration"; else fail "book profile: no warning for the config"; fi
+
+# podInitialBackoffSeconds/podMaxBackoffSeconds reach the queue (with SchedulerPopFromBackoffQ off,
+# the preemptor waits out its backoff after the victim's 10 s grace period).
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npodInitialBackoffSeconds: 60\npodMaxBackoffSeconds: 60\n' >"$WORK/slow-backoff.yaml"
+run simulate --feature-gates SchedulerPopFromBackoffQ=false -o json "$EX/cascade.yaml"
+if json_check "$WORK/out" 'any(e["reason"]=="Scheduled" and e["pod"]=="default/api" and e["time"]==10 for e in d["events"])'; then ok "default backoff: api scheduled at 10 s"; else fail "default backoff timing"; fi
+run simulate --feature-gates SchedulerPopFromBackoffQ=false -o json "$EX/cascade.yaml" "$WORK/slow-backoff.yaml"
+if json_check "$WORK/out" 'any(e["reason"]=="Scheduled" and e["pod"]=="default/api" and e["time"]==60 for e in d["events"])'; then ok "podInitialBackoffSeconds 60: api scheduled at 60 s"; else fail "config backoff not applied"; fi
+
+expect_rc "invalid KubeSchedulerConfiguration is refused by validate" 1 validate "$DATA/scheduler-config-invalid.yaml"
+if grep -q "percentageOfNodesToScore: Invalid value: 101: not in valid range \[0-100\]" "$WORK/err"; then ok "kube-scheduler's validation message with field"; else fail "config validation message"; fi
+expect_rc "valid KubeSchedulerConfiguration validates" 0 validate "$DATA/scheduler-config.yaml"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -153,14 +153,16 @@ class ReaderFilesTest : public testing::Test {
   std::filesystem::path dir_;
 };
 
-TEST_F(ReaderFilesTest, DirectoryReadsManifestFilesInNameOrderNotRecursively) {
+TEST_F(ReaderFilesTest, DirectoryWithoutRecursionReadsItsManifestFilesInNameOrder) {
   Write("b.yml", "kind: Namespace\nmetadata: {name: b}\n");
   Write("a.yaml", "kind: Namespace\nmetadata: {name: a}\n");
   Write("c.json", R"({"kind": "Namespace", "metadata": {"name": "c"}})");
   Write("notes.txt", "kind: Namespace\nmetadata: {name: txt}\n");
   std::filesystem::create_directories(dir_ / "sub");
   Write("sub/d.yaml", "kind: Namespace\nmetadata: {name: d}\n");
-  const ReadResult r = ReadManifests({dir_.string()});
+  ReadOptions options;
+  options.recursive = false;
+  const ReadResult r = ReadManifests({dir_.string()}, options);
   ASSERT_TRUE(r.file_errors.empty());
   EXPECT_EQ(Names(r), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(r.objects[0].source.file, (dir_ / "a.yaml").string());
