@@ -291,7 +291,7 @@ class Admitter {
               : fmt::format("kpsim does not run {}, so they are scheduled as if the field were "
                             "absent",
                             UnmodeledFieldPlugin(f));
-      AddWarning(origin.source, "Pod " + origin.name, "NotModeled",
+      AddWarning(origin.source, "Pod " + origin.name, "NotModelled",
                  fmt::format("{} pod{} use{} {}: {} (first: Pod {})", count,
                              count == 1 ? "" : "s", count == 1 ? "s" : "", UnmodeledFieldName(f),
                              consequence, origin.name));

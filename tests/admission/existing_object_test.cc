@@ -151,7 +151,7 @@ TEST(AdmissionWarningsTest, UnmodeledFieldsAreSaidOncePerFieldWithCounts) {
   spread_b.spec.NoteUse(UnmodeledField::kHostPorts);
   const AdmissionResult r = AdmitExisting({ToObject(MakeNode("n").Build()), ToObject(spread_a),
                                            ToObject(spread_b), ToObject(MakePod("plain").Build())});
-  const auto not_modeled = WithCode(r, "NotModeled");
+  const auto not_modeled = WithCode(r, "NotModelled");
   ASSERT_EQ(not_modeled.size(), 2u);
   EXPECT_NE(not_modeled[0].message.find("1 pod uses host ports"), std::string::npos)
       << not_modeled[0].message;
