@@ -12,12 +12,16 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <fstream>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <unistd.h>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -140,8 +144,24 @@ std::string PodGroupDisruption(std::string_view variant) {
   return RenderList(items);
 }
 
+// The realistic shape of tools/gen_realistic.py (kubectl-shaped objects with labels,
+// ownerReferences, managedFields, affinity, several containers, PriorityClasses and PDBs), written
+// by the generator into a temporary file at bench time; "" if python3 or the tool is missing.
+std::string Realistic(int nodes) {
+  const std::string path = fmt::format("/tmp/kpsim-bench-realistic-{}-{}.json", nodes, getpid());
+  const std::string command =
+      fmt::format("python3 '{}/tools/gen_realistic.py' --compact --nodes {} -o '{}'",
+                  KPSIM_SOURCE_DIR, nodes, path);
+  if (std::system(command.c_str()) != 0) return "";
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  return text;
+}
+
 // Shapes by name, as `kpsim_bench --kpsim_dump=<name>` and the benchmark arguments use them.
 std::string GenerateShape(std::string_view shape) {
+  if (shape.rfind("realistic-", 0) == 0) return Realistic(std::stoi(std::string(shape.substr(10))));
   if (shape.rfind("preemption-basic-", 0) == 0) {
     return PreemptionBasic(std::stoi(std::string(shape.substr(17))));
   }
@@ -260,6 +280,15 @@ void RegisterAll() {
     benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
                                  Profile::kDefault)
         ->Unit(benchmark::kMillisecond);
+  }
+  for (const std::string shape : {"realistic-3000", "realistic-5000"}) {
+    benchmark::RegisterBenchmark(("Load/" + shape).c_str(), BM_Load, shape)
+        ->Unit(benchmark::kMillisecond)->Iterations(1);
+    benchmark::RegisterBenchmark(("Admit/" + shape).c_str(), BM_Admit, shape)
+        ->Unit(benchmark::kMillisecond)->Iterations(1);
+    benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
+                                 Profile::kDefault)
+        ->Unit(benchmark::kMillisecond)->Iterations(1);
   }
   for (const std::string shape : {"preemption-basic-2000", "preemption-basic-5000"}) {
     benchmark::RegisterBenchmark(("SimulateBook/" + shape).c_str(), BM_Simulate, shape,

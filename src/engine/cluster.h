@@ -80,6 +80,10 @@ struct NodeInfo {
   std::vector<PodId> pods;       // bound pods, in bind order
   std::vector<PodId> nominated;  // pods nominated to this node
   std::uint64_t generation = 1;  // bumped on every change of pods or nominations
+  // The lowest victim (group-aware) priority among `pods`, as of `min_victim_generation`: a dry
+  // run for a pod of priority <= it has no victim, without touching the pods.
+  std::uint64_t min_victim_generation = 0;
+  std::int32_t min_victim_priority = 0;
 };
 
 // A PodGroup or CompositePodGroup (GenericWorkload on), with its place in the hierarchy.

@@ -374,12 +374,22 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
                                                 CandidateOutcome* trace, const PodInfo* exclude) {
   // Mirrors SelectVictimsOnNode (default_preemption.go), steps as in spec §8, with the
   // preemption units of §16.
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   DryRunResult result;
   // 1) Eligible victims: strictly lower (group-aware) priority.
+  if (node.min_victim_generation != node.generation) {
+    node.min_victim_generation = node.generation;
+    node.min_victim_priority = std::numeric_limits<std::int32_t>::max();
+    for (PodId id : node.pods) {
+      node.min_victim_priority =
+          std::min(node.min_victim_priority, model_.pods()[static_cast<std::size_t>(id)].victim_priority);
+    }
+  }
   std::vector<VictimUnit> units;
   std::vector<std::int32_t> seen_groups;
-  AddVictimUnits(node.pods, pod.priority, kNoId, units, seen_groups);
+  if (node.min_victim_priority < pod.priority) {
+    AddVictimUnits(node.pods, pod.priority, kNoId, units, seen_groups);
+  }
   if (units.empty()) {
     result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
     result.status.AddReason(no_victims_reason_);

@@ -99,7 +99,7 @@ void SchedulingQueue::Detach(PodId pod) {
   switch (e.where) {
     case Where::kActive: active_.erase(KeyOf(pod)); break;
     case Where::kBackoff: BackoffOf(e).erase(BackoffKeyOf(pod)); break;
-    case Where::kUnschedulable: unschedulable_.erase(pod); break;
+    case Where::kUnschedulable: PoolErase(pod); break;
     case Where::kNone: break;
   }
   e.where = Where::kNone;
@@ -150,7 +150,7 @@ void SchedulingQueue::AddUnschedulable(PodId pod, PluginMask rejectors, SimTime 
     return;
   }
   e.where = Where::kUnschedulable;
-  unschedulable_.insert(pod);
+  PoolInsert(pod);
 }
 
 void SchedulingQueue::Remove(PodId pod) { Detach(pod); }
@@ -169,8 +169,28 @@ bool SchedulingQueue::IsUnschedulable(PodId pod) const {
   return i < entries_.size() && entries_[i].where == Where::kUnschedulable;
 }
 
+void SchedulingQueue::PoolInsert(PodId pod) {
+  unschedulable_.insert(PoolKeyOf(pod));
+  const PluginMask rejectors = entries_[Slot(pod)].rejectors;
+  for (unsigned bit = 0; bit < pool_plugins_.size(); ++bit) {
+    if (rejectors & (PluginMask{1} << bit)) {
+      if (pool_plugins_[bit]++ == 0) pool_mask_ |= PluginMask{1} << bit;
+    }
+  }
+}
+
+void SchedulingQueue::PoolErase(PodId pod) {
+  unschedulable_.erase(PoolKeyOf(pod));
+  const PluginMask rejectors = entries_[Slot(pod)].rejectors;
+  for (unsigned bit = 0; bit < pool_plugins_.size(); ++bit) {
+    if (rejectors & (PluginMask{1} << bit)) {
+      if (--pool_plugins_[bit] == 0) pool_mask_ &= ~(PluginMask{1} << bit);
+    }
+  }
+}
+
 void SchedulingQueue::MoveOut(PodId pod, SimTime now) {
-  unschedulable_.erase(pod);
+  PoolErase(pod);
   Entry& e = entry(pod);
   if (e.backoff_expiry > now) {
     e.where = Where::kBackoff;
@@ -209,8 +229,11 @@ bool SchedulingQueue::Helps(PodId entity, PluginMask rejectors, ClusterEvent eve
 }
 
 void SchedulingQueue::OnEvent(ClusterEvent event, PodId subject, SimTime now) {
+  // No pooled entity was rejected by a plugin registered for the event: nothing to ask.
+  if ((pool_mask_ & RegisteredFor(event)) == 0) return;
   std::vector<PodId> moving;
-  for (PodId pod : unschedulable_) {
+  for (const PoolKey& key : unschedulable_) {
+    const PodId pod = std::get<2>(key);
     if (Helps(pod, entries_[Slot(pod)].rejectors, event, subject)) moving.push_back(pod);
   }
   for (PodId pod : moving) MoveOut(pod, now);
@@ -232,12 +255,10 @@ void SchedulingQueue::Flush(SimTime now) {
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
   if (now.time_since_epoch().count() % interval != 0) return;
   std::vector<PodId> moving;
-  for (PodId pod : unschedulable_) {
-    const Entry& e = entries_[Slot(pod)];
-    if (now - e.timestamp > options_.max_in_unschedulable &&
-        e.progress_seen != model_.progress_generation()) {
-      moving.push_back(pod);
-    }
+  for (const PoolKey& key : unschedulable_) {
+    const Entry& e = entries_[Slot(std::get<2>(key))];
+    if (now - e.timestamp <= options_.max_in_unschedulable) break;  // the rest is younger
+    if (e.progress_seen != model_.progress_generation()) moving.push_back(std::get<2>(key));
   }
   for (PodId pod : moving) MoveOut(pod, now);
 }
@@ -260,8 +281,8 @@ std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
     break;
   }
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
-  for (PodId pod : unschedulable_) {
-    const Entry& e = entries_[Slot(pod)];
+  for (const PoolKey& key : unschedulable_) {
+    const Entry& e = entries_[Slot(std::get<2>(key))];
     // A pod that has seen no progress since its attempt would fail again identically.
     if (e.progress_seen == model_.progress_generation()) continue;
     const std::int64_t due = (e.timestamp + options_.max_in_unschedulable).time_since_epoch().count();
@@ -269,6 +290,7 @@ std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
     const std::int64_t now_us = now.time_since_epoch().count();
     if (tick <= now_us) tick = (now_us / interval + 1) * interval;
     consider(SimTime{SimDuration{tick}});
+    break;  // later entries are younger: their ticks are no earlier
   }
   return next;
 }

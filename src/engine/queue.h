@@ -5,6 +5,7 @@
 // unschedulable pool, with cluster events moving pods out of the pool when a plugin that
 // rejected them cares about the event.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -104,7 +105,18 @@ class SchedulingQueue {
   // Entities whose last attempt was an error (no rejecting plugin): the error backoffQ, which
   // SchedulerPopFromBackoffQ never pops early (rule 3.5).
   std::set<BackoffKey> error_backoff_;
-  std::set<PodId> unschedulable_;
+  // The unschedulable pool by (timestamp, seq): the leftover flush and NextFlushTime look at the
+  // oldest entries only.
+  using PoolKey = std::tuple<SimTime, std::uint64_t, PodId>;
+  void PoolInsert(PodId pod);
+  void PoolErase(PodId pod);
+  PoolKey PoolKeyOf(PodId pod) const {
+    const Entry& e = entries_[Slot(pod)];
+    return {e.timestamp, e.seq, pod};
+  }
+  std::set<PoolKey> unschedulable_;
+  std::array<int, 32> pool_plugins_{};  // pool entities per rejecting plugin bit
+  PluginMask pool_mask_ = 0;            // bits with a non-zero count
   std::uint64_t next_seq_ = 0;
 };
 
