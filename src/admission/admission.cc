@@ -292,9 +292,9 @@ class Admitter {
                             "absent",
                             UnmodeledFieldPlugin(f));
       AddWarning(origin.source, "Pod " + origin.name, "NotModelled",
-                 fmt::format("{} pod{} use{} {}: {} (first: Pod {})", count,
-                             count == 1 ? "" : "s", count == 1 ? "s" : "", UnmodeledFieldName(f),
-                             consequence, origin.name));
+                 count == 1 ? fmt::format("uses {}: {}", UnmodeledFieldName(f), consequence)
+                            : fmt::format("the first of {} pods that use {}: {}", count,
+                                          UnmodeledFieldName(f), consequence));
     }
   }
 
