@@ -172,5 +172,21 @@ run validate "$WORK/broken.yaml"
 if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "syntax error exits 1 or 2 (got $rc), no crash"; else fail "syntax error: exit $rc"; fi
 if grep -q "broken.yaml" "$WORK/err"; then ok "syntax error names the file on stderr"; else fail "syntax error message lacks the file name"; fi
 
+# Inputs that never end or never stop expanding are refused promptly, with a message on stderr.
+timed_run() {
+  timeout 20 "$KPSIM" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+  rc=$?
+}
+timed_run validate /dev/zero
+if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "/dev/zero is refused (exit $rc)"; else fail "/dev/zero: exit $rc"; fi
+if grep -q "/dev/zero.*NUL" "$WORK/err"; then ok "/dev/zero: the message names the file"; else fail "/dev/zero: no message"; fi
+printf 'kind: List\nitems: &a\n- {kind: List, items: *a}\n' >"$WORK/self.yaml"
+printf '&a {kind: List, items: [*a]}\n' >"$WORK/self2.yaml"
+for f in self self2; do
+  timed_run validate "$WORK/$f.yaml"
+  if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "a List containing itself ($f) is refused (exit $rc)"; else fail "$f.yaml: exit $rc"; fi
+  if grep -q "$f.yaml:.*anchor \"a\" value contains itself" "$WORK/err"; then ok "$f.yaml: the message names file and anchor"; else fail "$f.yaml: no anchor message"; fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
