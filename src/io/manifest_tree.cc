@@ -37,6 +37,15 @@ class TreeBuilder {
     tree_.arena_.clear();
   }
 
+  // Strings inside `source` are referred to, not copied (JSON; REQUIRES: under 2 GiB).
+  void SetSource(std::string_view source) { tree_.source_ = source; }
+
+  // Room for a document of about `bytes` bytes (reserved, not touched).
+  void Reserve(std::size_t bytes) {
+    tree_.nodes_.reserve(bytes / 16 + 16);
+    tree_.arena_.reserve(bytes / 2 + 16);
+  }
+
   int depth() const { return static_cast<int>(open_.size()); }
   bool expecting_key() const {
     return !open_.empty() && open_.back().map && open_.back().expect_key;
@@ -145,6 +154,10 @@ class TreeBuilder {
   };
 
   std::uint32_t Append(std::string_view s) {
+    const std::string_view src = tree_.source_;
+    if (!s.empty() && s.data() >= src.data() && s.data() + s.size() <= src.data() + src.size()) {
+      return static_cast<std::uint32_t>(s.data() - src.data()) | Tree::kInSource;
+    }
     const auto off = static_cast<std::uint32_t>(tree_.arena_.size());
     tree_.arena_.append(s);
     return off;
@@ -569,15 +582,20 @@ struct ErrorFinder : nlohmann::json_sax<nlohmann::json> {
 
 class JsonParser {
  public:
+  static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING);
   explicit JsonParser(std::string_view text) : text_(text) {}
 
-  void Run(const std::function<void(ParsedDocument&&)>& f) {
-    const simdjson::padded_string padded(text_);
-    base_ = padded.data();
+  void Run(const std::function<void(ParsedDocument&&)>& f, bool padded) {
+    padded_ = padded;
+    simdjson::padded_string copy;
+    if (!padded) copy = simdjson::padded_string(text_);
+    base_ = padded ? text_.data() : copy.data();
     od::parser parser;
     od::document_stream stream;
-    const std::size_t batch = std::max<std::size_t>(padded.size(), simdjson::dom::MINIMAL_BATCH_SIZE);
-    if (auto error = parser.iterate_many(padded, batch).get(stream); error != simdjson::SUCCESS) {
+    const std::size_t batch =
+        std::max<std::size_t>(text_.size(), simdjson::dom::MINIMAL_BATCH_SIZE);
+    if (auto error = parser.iterate_many(base_, text_.size(), batch).get(stream);
+        error != simdjson::SUCCESS) {
       Fail(f, 0, error);
       return;
     }
@@ -589,6 +607,8 @@ class JsonParser {
       od::document_reference ref;
       simdjson::error_code error = (*it).get(ref);
       TreeBuilder builder(doc.tree, false);
+      builder.Reserve(text_.size() - std::min(start, text_.size()));
+      if (padded_ && text_.size() < Tree::kInSource) builder.SetSource(text_);
       builder_ = &builder;
       if (error == simdjson::SUCCESS) error = Document(ref);
       builder_ = nullptr;
@@ -680,12 +700,10 @@ class JsonParser {
         for (auto field_result : object) {
           od::field field;
           if (auto error = std::move(field_result).get(field); error != simdjson::SUCCESS) return error;
-          const std::uint32_t key_line = LineOf(field.key().raw());  // before unescaped_key()
+          const char* key_raw = field.key().raw();
           std::string_view key;
-          if (auto error = field.unescaped_key().get(key); error != simdjson::SUCCESS) {
-            return error;
-          }
-          builder_->SetKey(key, key_line);
+          if (auto error = RawString(key_raw, key); error != simdjson::SUCCESS) return error;
+          builder_->SetKey(key, LineOf(key_raw));
           if (auto error = Value(field.value()); error != simdjson::SUCCESS) return error;
         }
         builder_->Close();
@@ -708,13 +726,105 @@ class JsonParser {
     }
   }
 
+  // The string whose text starts at `p` (after its opening quote): a view of the input when it
+  // has no escapes (nearly always), else unescaped into `unescaped_`. Stage 1 has validated the
+  // structure and UTF-8, so the closing quote is there.
+  simdjson::error_code RawString(const char* p, std::string_view& out) {
+    const char* q = p;
+    while (*q != '"' && *q != '\\') {
+      if (static_cast<unsigned char>(*q) < 0x20) return simdjson::UNESCAPED_CHARS;
+      ++q;
+    }
+    if (*q == '"') {
+      out = std::string_view(p, static_cast<std::size_t>(q - p));
+      return simdjson::SUCCESS;
+    }
+    unescaped_.assign(p, q);
+    const auto hex4 = [](const char* h, std::uint32_t& cp) {
+      cp = 0;
+      for (int k = 0; k < 4; ++k) {
+        const char c = h[k];
+        cp <<= 4;
+        if (c >= '0' && c <= '9') {
+          cp |= static_cast<std::uint32_t>(c - '0');
+        } else if (c >= 'a' && c <= 'f') {
+          cp |= static_cast<std::uint32_t>(c - 'a' + 10);
+        } else if (c >= 'A' && c <= 'F') {
+          cp |= static_cast<std::uint32_t>(c - 'A' + 10);
+        } else {
+          return false;
+        }
+      }
+      return true;
+    };
+    for (;;) {
+      const char c = *q;
+      if (c == '"') break;
+      if (static_cast<unsigned char>(c) < 0x20) return simdjson::UNESCAPED_CHARS;
+      if (c != '\\') {
+        unescaped_ += c;
+        ++q;
+        continue;
+      }
+      const char e = q[1];
+      q += 2;
+      switch (e) {
+        case '"': unescaped_ += '"'; break;
+        case '\\': unescaped_ += '\\'; break;
+        case '/': unescaped_ += '/'; break;
+        case 'b': unescaped_ += '\b'; break;
+        case 'f': unescaped_ += '\f'; break;
+        case 'n': unescaped_ += '\n'; break;
+        case 'r': unescaped_ += '\r'; break;
+        case 't': unescaped_ += '\t'; break;
+        case 'u': {
+          std::uint32_t cp = 0;
+          if (!hex4(q, cp)) return simdjson::STRING_ERROR;
+          q += 4;
+          if (cp >= 0xd800 && cp < 0xdc00) {  // a high surrogate: its low half must follow
+            std::uint32_t low = 0;
+            if (q[0] != '\\' || q[1] != 'u' || !hex4(q + 2, low) || low < 0xdc00 || low > 0xdfff) {
+              return simdjson::STRING_ERROR;
+            }
+            q += 6;
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          } else if (cp >= 0xdc00 && cp < 0xe000) {
+            return simdjson::STRING_ERROR;
+          }
+          if (cp < 0x80) {
+            unescaped_ += static_cast<char>(cp);
+          } else if (cp < 0x800) {
+            unescaped_ += static_cast<char>(0xc0 | (cp >> 6));
+            unescaped_ += static_cast<char>(0x80 | (cp & 0x3f));
+          } else if (cp < 0x10000) {
+            unescaped_ += static_cast<char>(0xe0 | (cp >> 12));
+            unescaped_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+            unescaped_ += static_cast<char>(0x80 | (cp & 0x3f));
+          } else {
+            unescaped_ += static_cast<char>(0xf0 | (cp >> 18));
+            unescaped_ += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+            unescaped_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+            unescaped_ += static_cast<char>(0x80 | (cp & 0x3f));
+          }
+          break;
+        }
+        default:
+          return simdjson::STRING_ERROR;
+      }
+    }
+    out = unescaped_;
+    return simdjson::SUCCESS;
+  }
+
   template <typename T>
   simdjson::error_code Scalar(T& v, od::json_type type, std::string_view raw) {
     const std::uint32_t line = LineOf(raw.data());
     switch (type) {
       case od::json_type::string: {
+        od::raw_json_string rs;
+        if (auto error = v.get_raw_json_string().get(rs); error != simdjson::SUCCESS) return error;
         std::string_view s;
-        if (auto error = v.get_string().get(s); error != simdjson::SUCCESS) return error;
+        if (auto error = RawString(rs.raw(), s); error != simdjson::SUCCESS) return error;
         builder_->AddScalar(NodeType::kScalar, ScalarType::kString, s, line);
         return simdjson::SUCCESS;
       }
@@ -729,7 +839,7 @@ class JsonParser {
       case od::json_type::boolean: {
         bool b = false;
         if (auto error = v.get_bool().get(b); error != simdjson::SUCCESS) return error;
-        builder_->AddScalar(NodeType::kScalar, ScalarType::kBool, b ? "true" : "false", line);
+        builder_->AddScalar(NodeType::kScalar, ScalarType::kBool, TrimRight(raw), line);
         return simdjson::SUCCESS;
       }
       case od::json_type::null: {
@@ -750,12 +860,15 @@ class JsonParser {
   std::size_t line_offset_ = 0;
   std::uint32_t line_ = 1;
   std::size_t last_offset_ = 0;
+  bool padded_ = false;
+  std::string unescaped_;
 };
 
 }  // namespace
 
-void ParseJsonStream(std::string_view text, const std::function<void(ParsedDocument&&)>& f) {
-  JsonParser(text).Run(f);
+void ParseJsonStream(std::string_view text, const std::function<void(ParsedDocument&&)>& f,
+                     bool padded) {
+  JsonParser(text).Run(f, padded);
 }
 
 }  // namespace kpsim::io::internal

@@ -74,7 +74,11 @@ class Tree {
     const TreeNode& n = nodes_[i];
     return (n.flags & TreeNode::kAlias) != 0 ? nodes_[n.first_child] : n;
   }
+  // Offsets with this bit refer to the parsed text (JSON strings without escapes, numbers),
+  // the others to the arena.
+  static constexpr std::uint32_t kInSource = 0x80000000u;
   std::string_view str(std::uint32_t off, std::uint32_t len) const {
+    if ((off & kInSource) != 0) return source_.substr(off & ~kInSource, len);
     return std::string_view(arena_).substr(off, len);
   }
   std::string_view key(const TreeNode& n) const { return str(n.key_off, n.key_len); }
@@ -86,6 +90,7 @@ class Tree {
   friend class TreeBuilder;
   std::vector<TreeNode> nodes_;
   std::string arena_;
+  std::string_view source_;  // JSON: the text parsed (it must outlive the tree)
   bool yaml_ = false;
 };
 
@@ -95,7 +100,8 @@ struct ParseError {
   std::string message;
 };
 
-// One parsed document (root node 0 of `tree`) or the error that stopped it.
+// One parsed document (root node 0 of `tree`) or the error that stopped it. A JSON document's
+// tree refers to the text it was parsed from: read it while that text lives.
 struct ParsedDocument {
   Tree tree;
   bool ok = true;
@@ -109,8 +115,13 @@ struct ParsedDocument {
 void ParseYamlDocuments(std::string_view text, int first_line,
                         const std::function<void(ParsedDocument&&)>& f);
 
+// Bytes past the end of a text that ParseJsonStream may read when told the text is padded.
+constexpr std::size_t kJsonPadding = 64;
+
 // Parses a stream of JSON documents (whitespace between them). Calls `f` for each; an error ends
-// the stream with a failed document (documents before it are kept).
-void ParseJsonStream(std::string_view text, const std::function<void(ParsedDocument&&)>& f);
+// the stream with a failed document (documents before it are kept). `padded`: the kJsonPadding
+// bytes after `text` are readable (else the text is copied once).
+void ParseJsonStream(std::string_view text, const std::function<void(ParsedDocument&&)>& f,
+                     bool padded = false);
 
 }  // namespace kpsim::io::internal

@@ -354,3 +354,24 @@ TEST(ReaderSafetyTest, YamlLinesAreExactForBlockScalarsAndFolds) {
 
 }  // namespace
 }  // namespace kpsim::io
+
+namespace kpsim::io {
+namespace {
+
+TEST(ReaderSafetyTest, JsonEscapesAreUnescaped) {
+  const ReadResult r = ReadManifestText(
+      R"({"kind": "Namespace", "metadata": {"name": "n", "labels": {"k\"ey": "a\\b\/\u00e9\ud83d\ude00\n"}}})",
+      "e.json");
+  ASSERT_TRUE(r.file_errors.empty()) << Messages(r);
+  ASSERT_EQ(r.objects.size(), 1u) << Messages(r);
+  const auto& labels = std::get<Namespace>(r.objects[0].value).meta.labels;
+  ASSERT_EQ(labels.size(), 1u);
+  EXPECT_EQ(labels[0].first, "k\"ey");
+  EXPECT_EQ(labels[0].second, "a\\b/\xc3\xa9\xf0\x9f\x98\x80\n");
+  for (const char* bad : {R"({"a": "\q"})", R"({"a": "\ud83d"})", "{\"a\": \"x\ty\"}"}) {
+    EXPECT_EQ(ReadManifestText(bad, "b.json").file_errors.size(), 1u) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace kpsim::io
