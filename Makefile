@@ -4,7 +4,7 @@
 #   make build  build only
 #   make bench  build and run the Google Benchmarks
 
-DEB_PACKAGES := g++ cmake ninja-build pkg-config libyaml-cpp-dev nlohmann-json3-dev libfmt-dev \
+DEB_PACKAGES := g++ cmake ninja-build pkg-config libyaml-dev libsimdjson-dev nlohmann-json3-dev libfmt-dev \
                 libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev python3
 RELEASE_DIR := build/release
 ASAN_DIR := build/asan

@@ -75,7 +75,7 @@ template <typename V>
 std::string Str(const V& v, const Path& p) {
   if (v.type() == NodeType::kNull) return {};
   if (v.type() != NodeType::kScalar || v.scalar_type() != ScalarType::kString) {
-    if (v.type() == NodeType::kScalar && v.line() > 0) {
+    if (v.type() == NodeType::kScalar && v.is_yaml()) {
       // YAML: Kubernetes reads plain `1.0`, `true` or `no` as a number or boolean too.
       Fail(v, p,
            fmt::format("expected a string, got {} (YAML reads the plain scalar {} that way; "
@@ -100,7 +100,9 @@ std::int64_t Int(const V& v, const Path& p, std::int64_t min, std::int64_t max) 
   std::optional<std::int64_t> i = v.AsInt();
   if (!i) {
     if (v.type() == NodeType::kScalar && v.scalar_type() == ScalarType::kInt) {
-      Fail(v, p, fmt::format("the number {} does not fit a 64-bit integer", v.text()));
+      Fail(v, p,
+           fmt::format("the number {} is out of range: it does not fit a 64-bit integer",
+                       v.text()));
     }
     FailType(v, p, "an integer");
   }

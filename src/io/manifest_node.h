@@ -1,7 +1,7 @@
 #pragma once
 
-// Read-only views over parsed YAML (yaml-cpp) and JSON (nlohmann-json) trees with one interface,
-// so the object decoders in decode_objects.h are written once for both formats.
+// A read-only view over parsed YAML and JSON trees (manifest_tree.h) with one interface, so the
+// object decoders in decode_objects.h are written once for both formats.
 //
 // Scalar typing follows what Kubernetes sees after sigs.k8s.io/yaml turns YAML into JSON
 // (YAML 1.1 resolution as in go-yaml v2): a plain `100` is a number, `yes` a bool, `"100"` a
@@ -14,13 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "nlohmann/json.hpp"
-#include "yaml-cpp/yaml.h"
+#include "io/manifest_tree.h"
 
 namespace kpsim::io::internal {
-
-enum class NodeType : std::uint8_t { kNull, kScalar, kMap, kSeq };
-enum class ScalarType : std::uint8_t { kString, kInt, kFloat, kBool };
 
 // Human wording of a node's JSON type, for messages ("a string", "a list", ...).
 inline std::string_view TypeWord(NodeType type, ScalarType scalar) {
@@ -143,297 +139,70 @@ inline bool IsYamlFloat(std::string_view s) {
   return i == s.size();
 }
 
-// A view of a yaml-cpp node. `line_offset` maps the node's document-relative line to the file.
-class YamlView {
+// A read-only view of one node of a `Tree` (manifest_tree.h); an alias reads as the node it
+// names. The same type serves YAML and JSON (`YamlView` and `JsonView` are aliases).
+class TreeView {
  public:
-  YamlView(const YAML::Node& node, int line_offset) : node_(node), line_offset_(line_offset) {}
+  TreeView(const Tree& tree, std::uint32_t index) : tree_(&tree), index_(index) {}
 
-  NodeType type() const {
-    switch (node_.Type()) {
-      case YAML::NodeType::Map:
-        return NodeType::kMap;
-      case YAML::NodeType::Sequence:
-        return NodeType::kSeq;
-      case YAML::NodeType::Scalar:
-        return NodeType::kScalar;
-      default:
-        return NodeType::kNull;
-    }
-  }
-
+  NodeType type() const { return n().type; }
   // REQUIRES: type() == kScalar.
-  ScalarType scalar_type() const {
-    if (node_.Tag() != "?") return ScalarType::kString;  // quoted or explicitly tagged
-    const std::string& s = node_.Scalar();
-    if (YamlBool(s)) return ScalarType::kBool;
-    if (IsYamlIntSyntax(s)) return ScalarType::kInt;
-    if (IsYamlFloat(s)) return ScalarType::kFloat;
-    return ScalarType::kString;
-  }
+  ScalarType scalar_type() const { return n().scalar; }
+  // The scalar's text (a JSON number as written). REQUIRES: type() == kScalar.
+  std::string text() const { return std::string(tree_->text(n())); }
+  std::string_view text_view() const { return tree_->text(n()); }
 
-  // The scalar's text. REQUIRES: type() == kScalar.
-  std::string text() const { return node_.Scalar(); }
-
+  // The integer, or nullopt if the node is not an integer or it does not fit an int64.
   std::optional<std::int64_t> AsInt() const {
-    if (type() != NodeType::kScalar || scalar_type() != ScalarType::kInt) return std::nullopt;
-    return YamlInt(node_.Scalar());
+    const TreeNode& node = n();
+    if (node.type != NodeType::kScalar || node.scalar != ScalarType::kInt) return std::nullopt;
+    return YamlInt(tree_->text(node));
   }
   std::optional<bool> AsBool() const {
-    if (type() != NodeType::kScalar || node_.Tag() != "?") return std::nullopt;
-    return YamlBool(node_.Scalar());
+    const TreeNode& node = n();
+    if (node.type != NodeType::kScalar || node.scalar != ScalarType::kBool) return std::nullopt;
+    return YamlBool(tree_->text(node));
   }
 
   // Calls `f(key, value)` for each entry of a map. REQUIRES: type() == kMap.
   template <typename F>
   void ForEachEntry(F&& f) const {
-    // `kv` is a value bound for the whole iteration; `it->first` would dangle (yaml-cpp's
-    // iterator proxies are temporaries).
-    for (const auto& kv : node_) {
-      const std::string& key = kv.first.IsScalar() ? kv.first.Scalar() : EmptyString();
-      f(std::string_view(key), YamlView(kv.second, line_offset_));
+    for (std::uint32_t c = n().first_child; c != TreeNode::kNone;
+         c = tree_->node(c).next_sibling) {
+      f(tree_->key(tree_->node(c)), TreeView(*tree_, c));
     }
   }
   // Calls `f(index, value)` for each item of a sequence. REQUIRES: type() == kSeq.
   template <typename F>
   void ForEachItem(F&& f) const {
     int index = 0;
-    for (const auto& item : node_) f(index++, YamlView(item, line_offset_));
-  }
-  // The value of `key` in a map, if present (the last duplicate wins).
-  std::optional<YamlView> Get(std::string_view key) const {
-    if (type() != NodeType::kMap) return std::nullopt;
-    std::optional<YamlView> found;
-    for (const auto& kv : node_) {
-      if (kv.first.IsScalar() && kv.first.Scalar() == key)
-        found = YamlView(kv.second, line_offset_);
+    for (std::uint32_t c = n().first_child; c != TreeNode::kNone;
+         c = tree_->node(c).next_sibling) {
+      f(index++, TreeView(*tree_, c));
     }
-    return found;
+  }
+  // The value of `key` in a map, if present (the parsers refuse duplicate keys).
+  std::optional<TreeView> Get(std::string_view key) const {
+    if (n().type != NodeType::kMap) return std::nullopt;
+    for (std::uint32_t c = n().first_child; c != TreeNode::kNone;
+         c = tree_->node(c).next_sibling) {
+      if (tree_->key(tree_->node(c)) == key) return TreeView(*tree_, c);
+    }
+    return std::nullopt;
   }
 
   // 1-based line in the file; 0 if unknown.
-  int line() const {
-    const YAML::Mark mark = node_.Mark();
-    return mark.is_null() ? 0 : mark.line + 1 + line_offset_;
-  }
+  int line() const { return static_cast<int>(n().line); }
+  // Whether the node comes from YAML (plain scalars there are typed by their spelling).
+  bool is_yaml() const { return tree_->yaml(); }
 
  private:
-  static const std::string& EmptyString() {
-    static const std::string empty;
-    return empty;
-  }
-  YAML::Node node_;
-  int line_offset_ = 0;
-};
-
-// A compact, read-only JSON tree built by nlohmann-json's SAX parser: nodes in one vector,
-// strings in one arena. Much cheaper to build and free than `nlohmann::json` for the 10+ MB
-// Lists that `kubectl get -o json` produces.
-class JsonDoc {
- public:
-  static constexpr std::uint32_t kNone = 0xffffffffu;
-
-  struct JNode {
-    std::uint32_t key_off = 0;
-    std::uint32_t key_len = 0;
-    std::uint32_t text_off = 0;  // string value, float text or out-of-range integer text
-    std::uint32_t text_len = 0;
-    std::uint32_t first_child = kNone;
-    std::uint32_t next_sibling = kNone;
-    std::int64_t int_value = 0;
-    NodeType type = NodeType::kNull;
-    ScalarType scalar = ScalarType::kString;
-    bool int_fits = true;  // false for unsigned integers beyond int64
-  };
-
-  // Parses `text`. On a syntax error returns false and sets `error_byte` (1-based position as
-  // nlohmann reports it) and `error_message`.
-  bool Parse(std::string_view text, std::size_t& error_byte, std::string& error_message) {
-    nodes_.clear();
-    arena_.clear();
-    nodes_.reserve(text.size() / 12 + 16);
-    arena_.reserve(text.size() / 2 + 16);
-    Builder builder(*this);
-    const bool ok = nlohmann::json::sax_parse(text.begin(), text.end(), &builder);
-    if (!ok) {
-      error_byte = builder.error_byte;
-      error_message = builder.error_message;
-    }
-    return ok && !nodes_.empty();
-  }
-
-  const JNode& node(std::uint32_t i) const { return nodes_[i]; }
-  std::string_view str(std::uint32_t off, std::uint32_t len) const {
-    return std::string_view(arena_).substr(off, len);
-  }
-
- private:
-  using Json = nlohmann::json;
-
-  struct Builder : nlohmann::json_sax<Json> {
-    explicit Builder(JsonDoc& d) : doc(d) {}
-
-    std::uint32_t Add(NodeType type, ScalarType scalar) {
-      const auto index = static_cast<std::uint32_t>(doc.nodes_.size());
-      doc.nodes_.emplace_back();
-      JNode& n = doc.nodes_.back();
-      n.type = type;
-      n.scalar = scalar;
-      if (!open.empty()) {
-        n.key_off = pending_key_off;
-        n.key_len = pending_key_len;
-        pending_key_len = 0;
-        Open& parent = open.back();
-        if (parent.last_child == kNone) {
-          doc.nodes_[parent.index].first_child = index;
-        } else {
-          doc.nodes_[parent.last_child].next_sibling = index;
-        }
-        parent.last_child = index;
-      }
-      return index;
-    }
-    void SetText(std::uint32_t index, std::string_view s) {
-      doc.nodes_[index].text_off = static_cast<std::uint32_t>(doc.arena_.size());
-      doc.nodes_[index].text_len = static_cast<std::uint32_t>(s.size());
-      doc.arena_.append(s);
-    }
-
-    bool null() override {
-      Add(NodeType::kNull, ScalarType::kString);
-      return true;
-    }
-    bool boolean(bool v) override {
-      doc.nodes_[Add(NodeType::kScalar, ScalarType::kBool)].int_value = v ? 1 : 0;
-      return true;
-    }
-    bool number_integer(number_integer_t v) override {
-      doc.nodes_[Add(NodeType::kScalar, ScalarType::kInt)].int_value = v;
-      return true;
-    }
-    bool number_unsigned(number_unsigned_t v) override {
-      const std::uint32_t i = Add(NodeType::kScalar, ScalarType::kInt);
-      if (v <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-        doc.nodes_[i].int_value = static_cast<std::int64_t>(v);
-      } else {
-        doc.nodes_[i].int_fits = false;
-        SetText(i, std::to_string(v));
-      }
-      return true;
-    }
-    bool number_float(number_float_t, const string_t& raw) override {
-      SetText(Add(NodeType::kScalar, ScalarType::kFloat), raw);
-      return true;
-    }
-    bool string(string_t& v) override {
-      SetText(Add(NodeType::kScalar, ScalarType::kString), v);
-      return true;
-    }
-    bool binary(binary_t&) override { return false; }
-    bool start_object(std::size_t) override {
-      open.push_back({Add(NodeType::kMap, ScalarType::kString), kNone});
-      return true;
-    }
-    bool key(string_t& k) override {
-      pending_key_off = static_cast<std::uint32_t>(doc.arena_.size());
-      pending_key_len = static_cast<std::uint32_t>(k.size());
-      doc.arena_.append(k);
-      return true;
-    }
-    bool end_object() override {
-      open.pop_back();
-      return true;
-    }
-    bool start_array(std::size_t) override {
-      open.push_back({Add(NodeType::kSeq, ScalarType::kString), kNone});
-      return true;
-    }
-    bool end_array() override {
-      open.pop_back();
-      return true;
-    }
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& ex) override {
-      error_byte = position;
-      error_message = ex.what();
-      return false;
-    }
-
-    struct Open {
-      std::uint32_t index;
-      std::uint32_t last_child;
-    };
-    JsonDoc& doc;
-    std::vector<Open> open;
-    std::uint32_t pending_key_off = 0;
-    std::uint32_t pending_key_len = 0;
-    std::size_t error_byte = 0;
-    std::string error_message;
-  };
-
-  std::vector<JNode> nodes_;
-  std::string arena_;
-};
-
-// A view of one `JsonDoc` node. JSON has no line numbers.
-class JsonView {
- public:
-  JsonView(const JsonDoc& doc, std::uint32_t index) : doc_(&doc), index_(index) {}
-
-  NodeType type() const { return n().type; }
-  ScalarType scalar_type() const { return n().scalar; }
-  std::string text() const {
-    const JsonDoc::JNode& node = n();
-    switch (node.scalar) {
-      case ScalarType::kBool:
-        return node.int_value != 0 ? "true" : "false";
-      case ScalarType::kInt:
-        return node.int_fits ? std::to_string(node.int_value)
-                             : std::string(doc_->str(node.text_off, node.text_len));
-      default:
-        return std::string(doc_->str(node.text_off, node.text_len));
-    }
-  }
-  std::optional<std::int64_t> AsInt() const {
-    const JsonDoc::JNode& node = n();
-    if (node.type != NodeType::kScalar || node.scalar != ScalarType::kInt || !node.int_fits) {
-      return std::nullopt;
-    }
-    return node.int_value;
-  }
-  std::optional<bool> AsBool() const {
-    const JsonDoc::JNode& node = n();
-    if (node.type != NodeType::kScalar || node.scalar != ScalarType::kBool) return std::nullopt;
-    return node.int_value != 0;
-  }
-  template <typename F>
-  void ForEachEntry(F&& f) const {
-    for (std::uint32_t c = n().first_child; c != JsonDoc::kNone; c = doc_->node(c).next_sibling) {
-      const JsonDoc::JNode& child = doc_->node(c);
-      f(doc_->str(child.key_off, child.key_len), JsonView(*doc_, c));
-    }
-  }
-  template <typename F>
-  void ForEachItem(F&& f) const {
-    int index = 0;
-    for (std::uint32_t c = n().first_child; c != JsonDoc::kNone; c = doc_->node(c).next_sibling) {
-      f(index++, JsonView(*doc_, c));
-    }
-  }
-  std::optional<JsonView> Get(std::string_view key) const {
-    if (n().type != NodeType::kMap) return std::nullopt;
-    std::optional<JsonView> found;  // the last duplicate wins, as in Go's encoding/json
-    for (std::uint32_t c = n().first_child; c != JsonDoc::kNone; c = doc_->node(c).next_sibling) {
-      const JsonDoc::JNode& child = doc_->node(c);
-      if (doc_->str(child.key_off, child.key_len) == key) found = JsonView(*doc_, c);
-    }
-    return found;
-  }
-  int line() const { return 0; }
-
- private:
-  const JsonDoc::JNode& n() const { return doc_->node(index_); }
-  const JsonDoc* doc_;
+  const TreeNode& n() const { return tree_->resolved(index_); }
+  const Tree* tree_;
   std::uint32_t index_;
 };
+
+using YamlView = TreeView;
+using JsonView = TreeView;
 
 }  // namespace kpsim::io::internal

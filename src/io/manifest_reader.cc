@@ -1,9 +1,10 @@
 // `ReadManifests` / `ReadManifestText`: files, directories and stdin to api objects.
 //
-// Pipeline per input text: detect the format (JSON for `.json` files or text starting with `{` or
-// `[`, YAML otherwise), split YAML into documents, parse each, then walk each document (and the
-// items of `List`s) and decode it with decode_objects.h. Exceptions from yaml-cpp, nlohmann-json
-// and the decoders stop here: nothing escapes this file.
+// Pipeline per input: read it (at most `Limits().max_input_bytes`, see ReadBounded), detect the
+// format (JSON for `.json` files or text starting with `{` or `[`, YAML otherwise), split YAML
+// into documents, parse each (manifest_tree.h: libyaml, simdjson), then walk each document (and
+// the items of `List`s) and decode it with decode_objects.h. Exceptions from the parsers and the
+// decoders stop here: nothing escapes this file.
 
 #include <algorithm>
 #include <exception>
@@ -25,6 +26,7 @@
 #include "io/decode_config.h"
 #include "io/decode_objects.h"
 #include "io/manifest_node.h"
+#include "io/manifest_tree.h"
 #include "kpsim/io.h"
 
 namespace kpsim::io {
@@ -143,12 +145,13 @@ class TextReader {
   TextReader(const std::string& file, ReadResult& out)
       : file_(file), out_(out), file_kind_(file == "-" ? std::nullopt : KindFromFileName(file)) {}
 
-  void Read(std::string_view text) {
+  // `padded`: internal::kJsonPadding readable bytes follow `text` (saves the JSON parser a copy).
+  void Read(std::string_view text, bool padded = false) {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     const bool json = file_.ends_with(".json") || (first != std::string_view::npos &&
                                                    (text[first] == '{' || text[first] == '['));
     if (json) {
-      ReadJson(text);
+      ReadJson(text, padded);
     } else {
       ReadYaml(text);
     }
@@ -222,8 +225,7 @@ class TextReader {
 
   void ReadYaml(std::string_view text) {
     // Split at separator lines ourselves: every document then parses on its own, so a syntax
-    // error loses only its own document, an empty document does not end the stream (as
-    // yaml-cpp's LoadAll would), and line numbers map back by a fixed offset.
+    // error loses only its own document and line numbers map back by a fixed offset.
     struct Chunk {
       std::string_view text;
       int first_line = 0;  // 0-based line of the chunk start in the file
@@ -253,57 +255,55 @@ class TextReader {
     for (const Chunk& chunk : chunks) {
       ++document;
       if (IsBlank(chunk.text)) continue;
-      YAML::Node root;
-      try {
-        root = YAML::Load(std::string(chunk.text));
-      } catch (const YAML::Exception& e) {
-        const int line = e.mark.is_null() ? 0 : e.mark.line + 1 + chunk.first_line;
-        AddFileError(ErrorCode::kInvalidArgument, document, line,
-                     fmt::format("YAML syntax error: {}", e.msg));
-        continue;
-      } catch (const std::exception& e) {
-        AddFileError(ErrorCode::kInvalidArgument, document, 0,
-                     fmt::format("YAML syntax error: {}", e.what()));
-        continue;
-      }
-      YamlView view(root, chunk.first_line);
-      if (view.type() == NodeType::kNull) continue;  // empty document
-      Origin origin{document, view.line(), true};
-      WalkTop(view, origin);
+      internal::ParseYamlDocuments(
+          chunk.text, chunk.first_line, [&](internal::ParsedDocument&& doc) {
+            if (!doc.ok) {
+              AddFileError(ErrorCode::kInvalidArgument, document, doc.error.line,
+                           doc.error.message);
+              return;
+            }
+            const YamlView view(doc.tree, 0);
+            if (view.type() == NodeType::kNull) return;  // empty document
+            const Origin origin{document, view.line(), true};
+            WalkTop(view, origin);
+          });
     }
   }
 
   // --- JSON ---------------------------------------------------------------------------------
 
-  void ReadJson(std::string_view text) {
-    internal::JsonDoc doc;
-    std::size_t error_byte = 0;
-    std::string what;
-    if (!doc.Parse(text, error_byte, what)) {
-      if (what.empty()) what = "empty input";
-      const std::size_t byte =
-          std::min<std::size_t>(error_byte > 0 ? error_byte - 1 : 0, text.size());
-      const auto line = static_cast<int>(
-          1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
-      const std::size_t bracket = what.find("] ");
-      if (what.starts_with("[json.exception") && bracket != std::string::npos) {
-        what = what.substr(bracket + 2);
+  // A stream of JSON documents (`kubectl cluster-info dump` concatenates Lists). One document
+  // reads as before (items numbered in messages); several are numbered as documents, with lines.
+  void ReadJson(std::string_view text, bool padded) {
+    std::vector<internal::ParsedDocument> docs;
+    internal::ParseJsonStream(
+        text, [&](internal::ParsedDocument&& doc) { docs.push_back(std::move(doc)); }, padded);
+    if (docs.empty()) {
+      AddFileError(ErrorCode::kInvalidArgument, 0, 1, "JSON syntax error: empty input");
+      return;
+    }
+    const bool stream = docs.size() > 1;
+    for (std::size_t d = 0; d < docs.size(); ++d) {
+      internal::ParsedDocument& doc = docs[d];
+      const int document = stream ? static_cast<int>(d) + 1 : 0;
+      if (!doc.ok) {
+        AddFileError(ErrorCode::kInvalidArgument, document, doc.error.line, doc.error.message);
+        continue;
       }
-      AddFileError(ErrorCode::kInvalidArgument, 0, line,
-                   fmt::format("JSON syntax error: {}", what));
-      return;
+      const JsonView view(doc.tree, 0);
+      if (view.type() == NodeType::kSeq) {
+        // A bare array of objects: treat like the items of a `List`.
+        view.ForEachItem([&](int index, const JsonView& item) {
+          const Origin origin =
+              stream ? Origin{document, item.line(), true} : Origin{index + 1, 0, false};
+          WalkObject(item, origin, {}, {});
+        });
+      } else {
+        const Origin origin = stream ? Origin{document, view.line(), true} : Origin{0, 0, false};
+        WalkTop(view, origin);
+      }
+      doc.tree = internal::Tree();  // free each document once read
     }
-    JsonView view(doc, 0);
-    if (view.type() == NodeType::kSeq) {
-      // A bare array of objects: treat like the items of a `List`.
-      view.ForEachItem([&](int index, const JsonView& item) {
-        Origin origin{index + 1, 0, false};
-        WalkObject(item, origin, {}, {});
-      });
-      return;
-    }
-    Origin origin{0, 0, false};
-    WalkTop(view, origin);
   }
 
   // --- Objects ------------------------------------------------------------------------------
@@ -632,31 +632,99 @@ void AddPathError(ReadResult& out, const std::string& path, ErrorCode code,
   out.file_errors.push_back(std::move(e));
 }
 
+// "1 GiB", "64 KiB" or "1000 bytes".
+std::string SizeWords(std::size_t bytes) {
+  if (bytes >= (std::size_t{1} << 30) && bytes % (std::size_t{1} << 30) == 0) {
+    return fmt::format("{} GiB", bytes >> 30);
+  }
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0) {
+    return fmt::format("{} MiB", bytes >> 20);
+  }
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} bytes", bytes);
+}
+
+void AddTooLarge(ReadResult& out, const std::string& path) {
+  AddPathError(out, path, ErrorCode::kInvalidArgument,
+               fmt::format("input is larger than {}, the most kpsim reads from one file or stdin "
+                           "(split it into several files)",
+                           SizeWords(internal::Limits().max_input_bytes)));
+}
+
+// Reads all of `in` into `text` in 1 MiB chunks, never past `Limits().max_input_bytes`
+// (an endless stream such as /dev/zero stops there). A NUL byte, which neither YAML nor JSON
+// allows (UTF-16 text, which starts with a byte order mark, aside), ends the read at once.
+// `size_hint`: the file's size when known. Returns false after adding a file error.
+bool ReadBounded(std::istream& in, const std::string& path, std::size_t size_hint,
+                 std::string& text, ReadResult& out) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  const std::size_t cap = internal::Limits().max_input_bytes;
+  if (size_hint > cap) {
+    AddTooLarge(out, path);
+    return false;
+  }
+  text.clear();
+  text.reserve(size_hint + 1 + internal::kJsonPadding);
+  bool utf16 = false;
+  for (;;) {
+    // One byte past the cap tells a stream at the cap from one beyond it.
+    const std::size_t want = std::min(kChunk, cap + 1 - text.size());
+    const std::size_t old = text.size();
+    if (text.capacity() < old + want) {
+      text.reserve(std::min(std::max(old * 2, old + want), cap + 1));
+    }
+    text.resize(old + want);
+    in.read(text.data() + old, static_cast<std::streamsize>(want));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    text.resize(old + got);
+    if (old == 0 && text.size() >= 2) {
+      const auto b0 = static_cast<unsigned char>(text[0]);
+      const auto b1 = static_cast<unsigned char>(text[1]);
+      utf16 = (b0 == 0xff && b1 == 0xfe) || (b0 == 0xfe && b1 == 0xff);
+    }
+    if (!utf16) {
+      const std::size_t nul = text.find('\0', old);
+      if (nul != std::string::npos) {
+        AddPathError(out, path, ErrorCode::kInvalidArgument,
+                     fmt::format("byte {} is a NUL character: not a YAML or JSON text", nul + 1));
+        return false;
+      }
+    }
+    if (text.size() > cap) {
+      AddTooLarge(out, path);
+      return false;
+    }
+    if (got < want) break;
+  }
+  if (in.bad()) {
+    AddPathError(out, path, ErrorCode::kInvalidArgument, "read error");
+    return false;
+  }
+  return true;
+}
+
+// Reads `text` with the padding the JSON parser may read past its end.
+void ReadPadded(const std::string& path, std::string& text, ReadResult& out) {
+  const std::size_t size = text.size();
+  text.append(internal::kJsonPadding, ' ');
+  TextReader(path, out).Read(std::string_view(text.data(), size), true);
+}
+
 void ReadFile(const std::string& path, ReadResult& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     AddPathError(out, path, ErrorCode::kNotFound, "cannot open file");
     return;
   }
-  // Read in one go: a character-by-character copy costs more than parsing a large JSON List.
+  std::error_code ec;
+  std::size_t size_hint = 0;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec) size_hint = static_cast<std::size_t>(size);
+  }
   std::string text;
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size > 0) {
-    text.resize(static_cast<std::size_t>(size));
-    in.seekg(0, std::ios::beg);
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-  } else {
-    in.clear();
-    in.seekg(0, std::ios::beg);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  if (in.bad()) {
-    AddPathError(out, path, ErrorCode::kInvalidArgument, "read error");
-    return;
-  }
-  TextReader(path, out).Read(text);
+  if (!ReadBounded(in, path, size_hint, text, out)) return;
+  ReadPadded(path, text, out);
 }
 
 // Walks the paths of one command-line argument. A directory is read depth first: its manifest
@@ -670,9 +738,9 @@ class PathWalker {
 
   void Read(const std::string& path) {
     if (path == "-") {
-      std::string text((std::istreambuf_iterator<char>(std::cin)),
-                       std::istreambuf_iterator<char>());
-      TextReader(path, out_).Read(text);
+      std::string text;
+      if (!ReadBounded(std::cin, path, 0, text, out_)) return;
+      ReadPadded(path, text, out_);
       return;
     }
     namespace fs = std::filesystem;

@@ -324,6 +324,21 @@ if json_check "$WORK/out" 'any(e["reason"]=="Scheduled" and e["pod"]=="default/a
 expect_rc "invalid KubeSchedulerConfiguration is refused by validate" 1 validate "$DATA/scheduler-config-invalid.yaml"
 if grep -q "percentageOfNodesToScore: Invalid value: 101: not in valid range \[0-100\]" "$WORK/err"; then ok "kube-scheduler's validation message with field"; else fail "config validation message"; fi
 expect_rc "valid KubeSchedulerConfiguration validates" 0 validate "$DATA/scheduler-config.yaml"
+# Inputs that never end or never stop expanding are refused promptly, with a message on stderr.
+timed_run() {
+  timeout 20 "$KPSIM" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+  rc=$?
+}
+timed_run validate /dev/zero
+if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "/dev/zero is refused (exit $rc)"; else fail "/dev/zero: exit $rc"; fi
+if grep -q "/dev/zero.*NUL" "$WORK/err"; then ok "/dev/zero: the message names the file"; else fail "/dev/zero: no message"; fi
+printf 'kind: List\nitems: &a\n- {kind: List, items: *a}\n' >"$WORK/self.yaml"
+printf '&a {kind: List, items: [*a]}\n' >"$WORK/self2.yaml"
+for f in self self2; do
+  timed_run validate "$WORK/$f.yaml"
+  if [ "$rc" -eq 1 ] || [ "$rc" -eq 2 ]; then ok "a List containing itself ($f) is refused (exit $rc)"; else fail "$f.yaml: exit $rc"; fi
+  if grep -q "$f.yaml:.*anchor \"a\" value contains itself" "$WORK/err"; then ok "$f.yaml: the message names file and anchor"; else fail "$f.yaml: no anchor message"; fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

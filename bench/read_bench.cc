@@ -1,0 +1,88 @@
+// Google Benchmarks of the manifest reader (issue 7): `io::ReadManifests` (read, parse, decode into
+// kpsim objects) of one kubectl-shaped `kind: List` of Pods and Nodes, written once as JSON and as
+// YAML by tools/gen_dump.py (the same objects; see that script for their shape). Counters:
+// bytes_per_second (input MB/s, per CPU second), objects/s, and the peak RSS of the process (VmHWM,
+// MiB; run one benchmark per process to read it per format).
+//
+//   ./build/bench/kpsim_bench --benchmark_filter=Read
+//   KPSIM_READ_BENCH_PODS=20000 KPSIM_READ_BENCH_NODES=1000 (defaults) pick the size; the files
+//   are generated once into $TMPDIR/kpsim-read-bench-<pods>-<nodes>/ (about 40 s for the default).
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "kpsim/io.h"
+
+namespace kpsim {
+namespace {
+
+int EnvInt(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
+}
+
+// The directory holding dump.json and dump.yaml, generated on first use.
+const std::filesystem::path& DumpDir() {
+  static const std::filesystem::path dir = [] {
+    const int pods = EnvInt("KPSIM_READ_BENCH_PODS", 20000);
+    const int nodes = EnvInt("KPSIM_READ_BENCH_NODES", 1000);
+    const std::filesystem::path d = std::filesystem::temp_directory_path() /
+                                    fmt::format("kpsim-read-bench-{}-{}", pods, nodes);
+    std::error_code ec;
+    if (!std::filesystem::exists(d / "dump.yaml", ec)) {
+      const std::string cmd =
+          fmt::format("python3 '{}/tools/gen_dump.py' --pods {} --nodes {} --out '{}'",
+                      KPSIM_SOURCE_DIR, pods, nodes, d.string());
+      if (std::system(cmd.c_str()) != 0) return std::filesystem::path();
+    }
+    return d;
+  }();
+  return dir;
+}
+
+double PeakRssMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+  }
+  return 0;
+}
+
+void BM_Read(benchmark::State& state, const char* file) {
+  if (DumpDir().empty()) {
+    state.SkipWithError("tools/gen_dump.py failed");
+    return;
+  }
+  const std::string path = (DumpDir() / file).string();
+  std::error_code ec;
+  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
+  std::size_t objects = 0;
+  for (auto _ : state) {
+    io::ReadResult r = io::ReadManifests({path});
+    objects = r.objects.size();
+    if (!r.errors.empty() || !r.file_errors.empty()) {
+      state.SkipWithError("the generated dump has read errors");
+      return;
+    }
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["objects/s"] = benchmark::Counter(
+      static_cast<double>(objects), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["MB"] = static_cast<double>(bytes) / 1e6;
+  state.counters["peak_rss_MiB"] = PeakRssMiB();
+}
+
+BENCHMARK_CAPTURE(BM_Read, Json, "dump.json")->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK_CAPTURE(BM_Read, Yaml, "dump.yaml")->Unit(benchmark::kMillisecond)->MinTime(2);
+
+}  // namespace
+}  // namespace kpsim
