@@ -21,7 +21,7 @@ struct DecodeError {
   std::string message;  // full message naming file, document/line, object and field
 };
 
-// An object of a kind kpsim does not model (Deployment, Service, ...): listed, not an error.
+// An object of a kind kpsim does not model (Service, ConfigMap, ...): listed, not an error.
 struct IgnoredObject {
   std::string kind;
   std::string api_version;
@@ -38,6 +38,9 @@ struct ReadResult {
   std::vector<Error> file_errors;
   // Kept, skipped or not modelled, in input order (see `Warning`).
   std::vector<Warning> warnings;
+  // Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs, in input order; each one's
+  // `position` places it among `objects`. `ExpandWorkloads` turns them into pods.
+  std::vector<Workload> workloads;
 };
 
 // Reads files, directories (their .yaml/.yml/.json files in name order) and "-" (stdin), in

@@ -61,4 +61,28 @@ std::string Object::DisplayName() const {
   return fmt::format("{}/{}", m.namespace_.empty() ? "default" : m.namespace_, m.name);
 }
 
+std::string_view WorkloadKindName(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kDeployment:
+      return "Deployment";
+    case WorkloadKind::kReplicaSet:
+      return "ReplicaSet";
+    case WorkloadKind::kStatefulSet:
+      return "StatefulSet";
+    case WorkloadKind::kJob:
+      return "Job";
+    case WorkloadKind::kDaemonSet:
+      return "DaemonSet";
+  }
+  return "Unknown";
+}
+
+std::string_view WorkloadApiVersion(WorkloadKind kind) {
+  return kind == WorkloadKind::kJob ? "batch/v1" : "apps/v1";
+}
+
+std::string Workload::DisplayName() const {
+  return fmt::format("{}/{}", meta.namespace_.empty() ? "default" : meta.namespace_, meta.name);
+}
+
 }  // namespace kpsim
