@@ -427,4 +427,9 @@ struct Workload {
   friend bool operator==(const Workload&, const Workload&) = default;
 };
 
+// The apply a pod arrives with under `--arrival sequential`: consecutive pods with the same
+// non-empty key (their controller, e.g. "ReplicaSet ns/web-5c98d8bb6b", or their pod group) arrive
+// together; an empty key is an apply of its own.
+std::string ApplyGroupKey(const Pod& pod);
+
 }  // namespace kpsim
