@@ -151,7 +151,8 @@ Workload DecodeWorkload(const V& v, const Path& p, WorkloadKind kind) {
   // restartPolicy: Always for the apps kinds; OnFailure or Never for a Job (API defaulting makes
   // an unset policy Always, which a Job refuses).
   const V& restart_or_template = restart_node ? *restart_node : *template_node;
-  const Path restart_path = template_path.Field("spec").Field("restartPolicy");
+  const Path template_spec_path = template_path.Field("spec");  // `Path` links to its parent
+  const Path restart_path = template_spec_path.Field("restartPolicy");
   if (kind == WorkloadKind::kJob) {
     if (restart_policy != "OnFailure" && restart_policy != "Never") {
       FailUnsupported(restart_or_template, restart_path,
