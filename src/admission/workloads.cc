@@ -24,6 +24,9 @@ namespace kpsim {
 namespace {
 
 constexpr std::string_view kDefaultNamespace = "default";
+// Bounds on what an input can make kpsim create (a `replicas: 2000000000` must not exhaust memory).
+constexpr std::size_t kMaxPodsPerWorkload = 100000;
+constexpr std::size_t kMaxCreatedPods = 500000;
 // Kubernetes' name-suffix alphabet (k8s.io/apimachinery/pkg/util/rand), as the engine uses.
 constexpr std::string_view kSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -284,19 +287,40 @@ class Expander {
     if (named.meta.name.empty()) named.meta.name = w.meta.generate_name + rng.Next();
     outcome.name = ns + "/" + named.meta.name;
     outcome.controller = fmt::format("{} {}", WorkloadKindName(w.kind), outcome.name);
+    capped_ = false;
+    std::vector<Object> out;
     switch (w.kind) {
       case WorkloadKind::kReplicaSet:
-        return ExpandReplicaSet(named, ns, rng, outcome);
+        out = ExpandReplicaSet(named, ns, rng, outcome);
+        break;
       case WorkloadKind::kDeployment:
-        return ExpandDeployment(named, ns, all, rng, outcome);
+        out = ExpandDeployment(named, ns, all, rng, outcome);
+        break;
       case WorkloadKind::kStatefulSet:
-        return ExpandStatefulSet(named, ns, outcome, warnings);
+        out = ExpandStatefulSet(named, ns, outcome, warnings);
+        break;
       case WorkloadKind::kJob:
-        return ExpandJob(named, ns, rng, outcome);
+        out = ExpandJob(named, ns, rng, outcome);
+        break;
       case WorkloadKind::kDaemonSet:
-        return ExpandDaemonSet(named, ns, rng, outcome);
+        out = ExpandDaemonSet(named, ns, rng, outcome);
+        break;
     }
-    return {};
+    if (capped_) {
+      warnings.push_back(Warning{
+          w.source, fmt::format("{} {}", WorkloadKindName(w.kind), outcome.name), "WorkloadCapped",
+          fmt::format("only {} of its pods were created: kpsim creates at most {} pods per workload and "
+                      "{} in all",
+                      outcome.created.size(), kMaxPodsPerWorkload, kMaxCreatedPods)});
+    }
+    return out;
+  }
+
+  // False (and the workload marked capped) once no more pods may be created.
+  bool Room(const WorkloadOutcome& outcome) {
+    if (outcome.created.size() < kMaxPodsPerWorkload && created_total_ < kMaxCreatedPods) return true;
+    capped_ = true;
+    return false;
   }
 
   // Mirrors `controller.GetPodFromTemplate`: the template's labels and spec, the controller's
@@ -319,6 +343,7 @@ class Expander {
   Object Emit(Pod pod, const Workload& w, WorkloadOutcome& outcome) {
     const std::string key = pod.meta.namespace_ + "/" + pod.meta.name;
     taken_.insert(key);
+    ++created_total_;
     outcome.created.push_back(key);
     pods_.push_back(pod);
     Object object;
@@ -359,7 +384,7 @@ class Expander {
       return label != nullptr ? *label : std::string();
     }();
     std::vector<Object> out;
-    for (int i = outcome.existing; i < outcome.desired; ++i) {
+    for (int i = outcome.existing; i < outcome.desired && Room(outcome); ++i) {
       Pod pod = FromTemplate(w, ns, "ReplicaSet", "apps/v1", w.meta.name, w.meta.uid);
       if (!hash.empty()) SetLabel(pod.meta.labels, "pod-template-hash", hash);
       pod.meta.name = UniqueName(ns, pod.meta.generate_name, rng);
@@ -416,7 +441,7 @@ class Expander {
     }
     outcome.controller = fmt::format("ReplicaSet {}/{}", ns, set_name);
     std::vector<Object> out;
-    for (int i = outcome.existing; i < outcome.desired; ++i) {
+    for (int i = outcome.existing; i < outcome.desired && Room(outcome); ++i) {
       Pod pod = FromTemplate(w, ns, "ReplicaSet", "apps/v1", set_name, "");
       SetLabel(pod.meta.labels, "pod-template-hash", hash);
       pod.meta.name = UniqueName(ns, pod.meta.generate_name, rng);
@@ -437,7 +462,7 @@ class Expander {
     std::vector<Object> out;
     int missing = 0;
     for (std::int64_t ordinal = w.ordinals_start;
-         ordinal < static_cast<std::int64_t>(w.ordinals_start) + outcome.desired; ++ordinal) {
+         ordinal < static_cast<std::int64_t>(w.ordinals_start) + outcome.desired && Room(outcome); ++ordinal) {
       const std::string name = fmt::format("{}-{}", w.meta.name, ordinal);
       if (taken_.count(ns + "/" + name) > 0) continue;
       ++missing;
@@ -487,7 +512,7 @@ class Expander {
     }
     std::vector<Object> out;
     std::int64_t next_index = 0;
-    for (std::int64_t i = outcome.existing; i < want; ++i) {
+    for (std::int64_t i = outcome.existing; i < want && Room(outcome); ++i) {
       Pod pod = FromTemplate(w, ns, "Job", "batch/v1", w.meta.name, w.meta.uid);
       SetLabel(pod.meta.labels, "batch.kubernetes.io/job-name", w.meta.name);
       SetLabel(pod.meta.labels, "job-name", w.meta.name);
@@ -529,6 +554,7 @@ class Expander {
         ++outcome.existing;
         continue;
       }
+      if (!Room(outcome)) continue;
       Pod pod = FromTemplate(w, ns, "DaemonSet", "apps/v1", w.meta.name, w.meta.uid);
       pod.spec = daemon_spec;
       NodeSelectorTerm term;
@@ -550,6 +576,8 @@ class Expander {
   std::deque<Pod> pods_;        // input pods, then created ones (a deque: `OwnedPods` pointers stay valid)
   std::set<std::string> taken_;  // "ns/name" of every pod
   std::vector<Node> nodes_;      // last definition of each node, in first-appearance order
+  std::size_t created_total_ = 0;
+  bool capped_ = false;
 };
 
 }  // namespace

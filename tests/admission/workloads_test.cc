@@ -402,5 +402,15 @@ TEST(ExpandWorkloadsTest, CreatedNamesNeverCollideWithInputPods) {
   EXPECT_EQ(std::unique(names.begin(), names.end()), names.end());
 }
 
+TEST(ExpandWorkloadsTest, HugeReplicaCountsAreCappedWithAWarning) {
+  Workload d = MakeWorkload(WorkloadKind::kDeployment, "huge");
+  d.replicas = 2000000000;
+  const WorkloadExpansion e = ExpandWorkloads({}, {d}, 1);
+  EXPECT_EQ(Pods(e).size(), 100000u);
+  EXPECT_EQ(e.outcomes[0].desired, 2000000000);
+  ASSERT_EQ(e.warnings.size(), 1u);
+  EXPECT_EQ(e.warnings[0].code, "WorkloadCapped");
+}
+
 }  // namespace
 }  // namespace kpsim
