@@ -70,4 +70,45 @@ enum class AdmissionMode : std::uint8_t {
 AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates,
                       AdmissionMode mode = AdmissionMode::kCreate);
 
+// ---------------------------------------------------------------------------------------------
+// Workload expansion: the controllers' part, before admission.
+
+// What one workload's controller did.
+struct WorkloadOutcome {
+  WorkloadKind kind = WorkloadKind::kDeployment;
+  std::string name;  // "ns/name"
+  SourceRef source;
+  // The pods' controller: the workload itself, or for a Deployment its ReplicaSet
+  // ("ReplicaSet ns/web-5c98d8bb6b").
+  std::string controller;
+  int desired = 0;   // pods the controller wants active (replicas, Job active, DaemonSet nodes)
+  int existing = 0;  // active pods already in the input that belong to it
+  std::vector<std::string> created;  // "ns/name" of the pods it created, in creation order
+};
+
+struct WorkloadExpansion {
+  // The input objects with each workload's created pods inserted at the workload's place
+  // (`Workload::position`), so admission sees them in apply order.
+  std::vector<Object> objects;
+  std::vector<WorkloadOutcome> outcomes;  // one per expanded workload, in input order
+  std::vector<Warning> warnings;
+};
+
+// Expands every workload into the pods its controller creates from its template, as the
+// ReplicaSet (via a Deployment's ReplicaSet), StatefulSet, Job and DaemonSet controllers do:
+// owned by it (ownerReferences with controller: true), labelled from the template plus the labels
+// the controller adds, named `<owner>-<5 chars>` (StatefulSet `<name>-<ordinal>`) from a generator
+// seeded by `seed` and the workload's identity. Pods already in `objects` that belong to a
+// workload (its controller ownerReference, or for a Deployment one of its ReplicaSets) count
+// towards it: only the missing pods are created. DaemonSets place one pod on every node in
+// `objects` that `NodeShouldRunDaemonPod` selects. Never fails; deterministic.
+WorkloadExpansion ExpandWorkloads(const std::vector<Object>& objects,
+                                  const std::vector<Workload>& workloads, std::uint64_t seed);
+
+// What the commands run: `ExpandWorkloads`, then `Admit` of the expanded objects in `mode`; the
+// expansion's warnings come first in the result's `warnings`.
+AdmissionResult AdmitInput(const std::vector<Object>& objects,
+                           const std::vector<Workload>& workloads, const FeatureGates& gates,
+                           AdmissionMode mode, std::uint64_t seed);
+
 }  // namespace kpsim

@@ -40,6 +40,12 @@ enum class CandidateSampling : std::uint8_t {
   kKubernetes,  // minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100, seeded offset
 };
 
+// How pending pods without a creationTimestamp arrive (pods with one keep their time).
+enum class Arrival : std::uint8_t {
+  kTogether,    // all at time 0, as one apply (default)
+  kSequential,  // one apply after another in input order, the scheduler settling in between
+};
+
 struct EngineOptions {
   Profile profile = Profile::kDefault;
   std::uint64_t seed = 1;
@@ -62,6 +68,11 @@ struct EngineOptions {
   // podInitialBackoffSeconds / podMaxBackoffSeconds.
   SimDuration pod_initial_backoff = std::chrono::seconds(1);
   SimDuration pod_max_backoff = std::chrono::seconds(10);
+  // `--arrival`: `kSequential` replays `kubectl apply` file by file. An apply is one pod, or the
+  // consecutive pods of one controller or pod group (`ApplyGroupKey`). The next apply arrives when
+  // the scheduler has settled: nothing left to attempt except pods parked unschedulable, and no
+  // termination in flight.
+  Arrival arrival = Arrival::kTogether;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ struct DecodeError {
   std::string message;  // full message naming file, document/line, object and field
 };
 
-// An object of a kind kpsim does not model (Deployment, Service, ...): listed, not an error.
+// An object of a kind kpsim does not model (Service, ConfigMap, ...): listed, not an error.
 struct IgnoredObject {
   std::string kind;
   std::string api_version;
@@ -58,6 +58,9 @@ struct ReadResult {
   // The last valid KubeSchedulerConfiguration in the input, if any (an invalid one is an entry
   // of `errors` and applies nothing).
   std::optional<SchedulerConfig> scheduler_config;
+  // Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs, in input order; each one's
+  // `position` places it among `objects`. `ExpandWorkloads` turns them into pods.
+  std::vector<Workload> workloads;
 };
 
 struct ReadOptions {

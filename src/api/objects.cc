@@ -97,4 +97,42 @@ std::string Object::DisplayName() const {
   return fmt::format("{}/{}", m.namespace_.empty() ? "default" : m.namespace_, m.name);
 }
 
+std::string_view WorkloadKindName(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kDeployment:
+      return "Deployment";
+    case WorkloadKind::kReplicaSet:
+      return "ReplicaSet";
+    case WorkloadKind::kStatefulSet:
+      return "StatefulSet";
+    case WorkloadKind::kJob:
+      return "Job";
+    case WorkloadKind::kDaemonSet:
+      return "DaemonSet";
+  }
+  return "Unknown";
+}
+
+std::string_view WorkloadApiVersion(WorkloadKind kind) {
+  return kind == WorkloadKind::kJob ? "batch/v1" : "apps/v1";
+}
+
+std::string Workload::DisplayName() const {
+  return fmt::format("{}/{}", meta.namespace_.empty() ? "default" : meta.namespace_, meta.name);
+}
+
+std::string ApplyGroupKey(const Pod& pod) {
+  const OwnerReference* owner = nullptr;
+  for (const OwnerReference& ref : pod.meta.owner_references) {
+    if (ref.controller) owner = &ref;
+  }
+  if (owner == nullptr && !pod.meta.owner_references.empty()) owner = &pod.meta.owner_references.front();
+  const std::string ns = pod.meta.namespace_.empty() ? std::string("default") : pod.meta.namespace_;
+  if (owner != nullptr) return fmt::format("{} {}/{}", owner->kind, ns, owner->name);
+  if (pod.spec.scheduling_group) {
+    return fmt::format("PodGroup {}/{}", ns, pod.spec.scheduling_group->pod_group_name);
+  }
+  return {};
+}
+
 }  // namespace kpsim

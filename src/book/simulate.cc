@@ -57,7 +57,8 @@ struct CachedSelection {
 class Runner {
  public:
   Runner(const ClusterState& state, const EngineOptions& options)
-      : state_(state),
+      : input_(state),
+        state_(state),
         options_(options),
         fates_(static_cast<size_t>(state_.pod_count())),
         cache_(static_cast<size_t>(state_.node_count())) {}
@@ -71,8 +72,15 @@ class Runner {
   void Emit(EventReason reason, int pod, int node, std::string message);
   std::string Label(int pod) const;  // "api (priority 100)"
 
+  // `--arrival sequential`: pods without a creationTimestamp, one apply at a time.
+  void PlanApplies();
+  bool ReleaseNextApply();
+
+  const ClusterState& input_;
   BookState state_;
   const EngineOptions& options_;
+  std::vector<std::vector<int>> applies_;
+  std::size_t next_apply_ = 0;
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, QueueEntryLess> queue_;
   std::uint64_t seq_ = 0;
   std::int64_t round_ = 0;
@@ -96,6 +104,34 @@ void Runner::Emit(EventReason reason, int pod, int node, std::string message) {
   event.message = std::move(message);
   event.round = round_;
   result_.events.push_back(std::move(event));
+}
+
+void Runner::PlanApplies() {
+  std::string last_key;
+  for (int pod : state_.InitialQueue()) {
+    const Pod& api = input_.pods[static_cast<size_t>(pod)];
+    if (options_.arrival != Arrival::kSequential || api.meta.creation_timestamp) {
+      queue_.push({state_.pod(pod).priority, ++seq_, pod});
+      continue;
+    }
+    const std::string key = ApplyGroupKey(api);
+    if (applies_.empty() || key.empty() || key != last_key) applies_.emplace_back();
+    applies_.back().push_back(pod);
+    last_key = key;
+  }
+}
+
+bool Runner::ReleaseNextApply() {
+  // The chapter's model settles when its queue is empty (stuck pods leave the queue).
+  if (!queue_.empty() || next_apply_ >= applies_.size()) return false;
+  const std::size_t number = ++next_apply_;
+  for (int pod : applies_[number - 1]) {
+    queue_.push({state_.pod(pod).priority, ++seq_, pod});
+    Emit(EventReason::kCreated, pod, -1,
+         Label(pod) + " applied (apply " + std::to_string(number) + " of " +
+             std::to_string(applies_.size()) + ", --arrival sequential)");
+  }
+  return true;
 }
 
 bool Runner::Place(int pod) {
@@ -170,10 +206,11 @@ bool Runner::Preempt(int pod) {
 SimulationResult Runner::Run() {
   result_.profile = Profile::kBook;
   result_.origin = options_.origin.value_or(WallTime{});
-  for (int pod : state_.InitialQueue()) queue_.push({state_.pod(pod).priority, ++seq_, pod});
+  PlanApplies();
+  ReleaseNextApply();
 
   // Mirrors `Run`: one attempt per round, at most `max_attempts` rounds.
-  while (round_ < options_.max_attempts && !queue_.empty()) {
+  while (round_ < options_.max_attempts && (!queue_.empty() || ReleaseNextApply())) {
     ++round_;
     ++result_.stats.scheduling_attempts;
     const int pod = queue_.top().pod;
@@ -196,7 +233,7 @@ SimulationResult Runner::Run() {
     Emit(EventReason::kFailedScheduling, pod, -1,
          p.display + " cannot be placed anywhere (and has no one to preempt)");
   }
-  result_.attempt_cap_reached = !queue_.empty();
+  result_.attempt_cap_reached = !queue_.empty() || next_apply_ < applies_.size();
   result_.end_reason = result_.attempt_cap_reached ? "max-attempts" : "quiescent";
 
   // Outcomes: pods in input order, nodes in input order.

@@ -72,6 +72,7 @@ struct EngineFlags {
   std::string origin;
   bool disable_caches = false;
   CLI::Option* candidate_sampling_option = nullptr;  // to tell a given flag from its default
+  std::string arrival = "together";
 };
 
 void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
@@ -102,6 +103,11 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
                   "creationTimestamp");
   cmd->add_flag("--disable-caches", f.disable_caches,
                 "Turn off the engine's per-node caches (for checking they change nothing)");
+  cmd->add_option("--arrival", f.arrival,
+                  "Pods without creationTimestamp: together (all at time 0) or sequential (one "
+                  "apply after another in input order, the scheduler settling in between)")
+      ->check(CLI::IsMember({"together", "sequential"}))
+      ->default_str("together");
   if (simulate) {
     cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
@@ -163,6 +169,8 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
                                    : kpsim::CandidateSampling::kExact;
   options.max_attempts = e.max_attempts;
   options.disable_caches = e.disable_caches;
+  options.arrival =
+      e.arrival == "sequential" ? kpsim::Arrival::kSequential : kpsim::Arrival::kTogether;
   if (!e.until.empty()) {
     auto d = ParseDuration(e.until);
     if (!d) {
@@ -321,7 +329,7 @@ int main(int argc, char** argv) {
     }
     const kpsim::io::ReadResult read = Read(common);
     const kpsim::AdmissionResult admission =
-        kpsim::Admit(read.objects, *gates, kpsim::AdmissionMode::kCreate);
+        kpsim::AdmitInput(read.objects, read.workloads, *gates, kpsim::AdmissionMode::kCreate, 1);
     const int rejected = ReportDiagnostics(read, admission);
     ReportWarnings(kpsim::io::CollectWarnings(&read, &admission));
     std::cout << (common.output == "json" ? kpsim::io::RenderValidateJson(read, admission)
@@ -336,8 +344,8 @@ int main(int argc, char** argv) {
   if (!options) return kExitUsage;
   kpsim::io::ReadResult read = Read(common);
   ApplySchedulerConfig(read, engine_flags, *options);
-  const kpsim::AdmissionResult admission =
-      kpsim::Admit(read.objects, options->gates, kpsim::AdmissionMode::kExisting);
+  const kpsim::AdmissionResult admission = kpsim::AdmitInput(
+      read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting, options->seed);
   ReportDiagnostics(read, admission);
   const std::vector<kpsim::Warning> flag_warnings =
       IgnoredFlagWarnings(simulate->parsed() ? simulate : explain, *options, common);

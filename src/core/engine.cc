@@ -3,6 +3,7 @@
 #include "kpsim/engine.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "book/book.h"
 #include "engine/scheduler.h"
@@ -45,7 +46,19 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
                                 std::string_view pod) {
   EngineOptions resolved = options;
   resolved.origin = ResolveOrigin(state, options);
-  if (resolved.profile == Profile::kBook) return book::Explain(state, resolved, pod);
+  if (resolved.profile == Profile::kBook) {
+    Expected<ExplainResult> explained = book::Explain(state, resolved, pod);
+    if (explained.ok() && resolved.arrival == Arrival::kSequential) {
+      // The chapter's explain table is of the state at time 0 only.
+      Warning warning;
+      warning.code = "FlagIgnored";
+      warning.message =
+          "--arrival sequential is not applied by explain under --profile book: the table is of "
+          "the state at time 0 (simulate --profile book does apply it)";
+      explained->warnings.push_back(std::move(warning));
+    }
+    return explained;
+  }
   return engine::Explain(state, resolved, pod);
 }
 

@@ -473,7 +473,7 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
   info.replacement_of = victim_id;
   const auto id = static_cast<PodId>(pods_.size());
-  pod_ids_.emplace(info.key, id);
+  pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
   JoinGroup(info, id);
   pods_.push_back(std::move(info));
   AdjustPdbs(pods_.back(), 0, 1);

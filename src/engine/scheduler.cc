@@ -36,6 +36,10 @@ class Simulator {
         queue_(model_, MakeQueueOptions(options)) {}
 
   SimulationResult Run();
+  // `explain` under `--arrival sequential`: runs until the apply holding `pod` is the next to
+  // arrive and the scheduler has settled, then explains `pod`'s attempt against that state.
+  // nullopt if `pod` is not one of the sequential applies.
+  std::optional<ExplainResult> ExplainWhenApplied(PodId pod);
 
  private:
   static QueueOptions MakeQueueOptions(const EngineOptions& options) {
@@ -59,8 +63,12 @@ class Simulator {
   void Enqueue(PodId pod);
   void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
   void AddTimed(SimTime at, TimedKind kind, PodId pod) {
+    if (kind == TimedKind::kTerminationDone) ++terminations_in_flight_;
     timed_.push(Timed{at, timed_seq_++, kind, pod});
   }
+  // `--arrival sequential`: the applies still to come, and releasing the next one.
+  void PlanApplies(const std::vector<PodId>& pods);
+  bool ReleaseNextApply();
   void ProcessTimed(const Timed& t);
   std::string ReplacementName(const PodInfo& victim);
   SimulationResult Collect();
@@ -71,6 +79,11 @@ class Simulator {
   SchedulingQueue queue_;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timed_;
   std::uint64_t timed_seq_ = 0;
+  int terminations_in_flight_ = 0;
+  std::vector<std::vector<PodId>> applies_;
+  std::size_t next_apply_ = 0;
+  PodId stop_before_ = kNoId;  // explain: stop when this pod's apply is next
+  bool stopped_ = false;
   SimTime now_{};
   std::int64_t round_ = 0;
   SimulationResult result_;
@@ -110,6 +123,14 @@ void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, s
   result_.events.push_back(std::move(e));
 }
 
+// A StatefulSet pod: its controller recreates it under the same name, once the old one is gone.
+bool IsStatefulSetPod(const PodInfo& pod) {
+  for (const OwnerReference& ref : pod.pod.meta.owner_references) {
+    if (ref.controller && ref.kind == "StatefulSet") return true;
+  }
+  return false;
+}
+
 std::string Simulator::ReplacementName(const PodInfo& victim) {
   std::string prefix = victim.pod.meta.generate_name;
   if (prefix.empty()) {
@@ -128,7 +149,38 @@ std::string Simulator::ReplacementName(const PodInfo& victim) {
   }
 }
 
+void Simulator::PlanApplies(const std::vector<PodId>& pods) {
+  std::string last_key;
+  for (PodId id : pods) {
+    const std::string key = ApplyGroupKey(model_.pods()[static_cast<std::size_t>(id)].pod);
+    if (applies_.empty() || key.empty() || key != last_key) applies_.emplace_back();
+    applies_.back().push_back(id);
+    last_key = key;
+  }
+}
+
+bool Simulator::ReleaseNextApply() {
+  // Settled: nothing to attempt but pods parked unschedulable, and no termination in flight.
+  if (next_apply_ >= applies_.size() || !queue_.Empty() || terminations_in_flight_ > 0) return false;
+  const std::vector<PodId>& next = applies_[next_apply_];
+  if (stop_before_ != kNoId && std::find(next.begin(), next.end(), stop_before_) != next.end()) {
+    stopped_ = true;
+    return false;
+  }
+  const std::size_t number = ++next_apply_;
+  for (PodId id : applies_[number - 1]) {
+    PodInfo& pod = model_.pods()[static_cast<std::size_t>(id)];
+    if (pod.state != PodState::kPending) continue;
+    Emit(EventReason::kCreated, pod, "",
+         fmt::format("applied (apply {} of {}, --arrival sequential); it enters the scheduling queue",
+                     number, applies_.size()));
+    Enqueue(id);
+  }
+  return true;
+}
+
 void Simulator::ProcessTimed(const Timed& t) {
+  if (t.kind == TimedKind::kTerminationDone) --terminations_in_flight_;
   PodInfo& pod = model_.pods()[static_cast<std::size_t>(t.pod)];
   switch (t.kind) {
     case TimedKind::kArrival:
@@ -143,6 +195,15 @@ void Simulator::ProcessTimed(const Timed& t) {
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
       queue_.OnEvent(ClusterEvent::kAssignedPodDelete, t.pod, now_);
+      if (pod.owned && pod.terminating_by_preemption && !pod.replaced && IsStatefulSetPod(pod)) {
+        // The StatefulSet controller recreates pod <name>-<ordinal> once the old one is deleted.
+        const PodId replacement = model_.AddReplacement(t.pod, pod.pod.meta.name, now_);
+        PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
+        Emit(EventReason::kCreated, r, "",
+             fmt::format("recreated by its StatefulSet under the same name, replacing preempted pod {}",
+                         pod.key));
+        Enqueue(replacement);
+      }
       return;
     }
   }
@@ -227,7 +288,7 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
     result_.events.push_back(std::move(e));
     ++result_.stats.victims;
     AddTimed(now_ + SimDuration{victim.grace_us}, TimedKind::kTerminationDone, v.pod);
-    if (victim.owned) {
+    if (victim.owned && !IsStatefulSetPod(victim)) {
       const PodId replacement = model_.AddReplacement(v.pod, ReplacementName(victim), now_);
       PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
       Emit(EventReason::kCreated, r, "",
@@ -372,7 +433,9 @@ void Simulator::Schedule(PodId pod_id) {
 SimulationResult Simulator::Run() {
   result_.profile = Profile::kDefault;
   result_.origin = WallTime{model_.origin_unix_us()};
-  // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order.
+  // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order;
+  // with `--arrival sequential`, those without a creationTimestamp one apply at a time.
+  std::vector<PodId> sequential;
   for (std::size_t i = 0; i < model_.pods().size(); ++i) {
     PodInfo& pod = model_.pods()[i];
     if (pod.state != PodState::kPending) continue;
@@ -381,7 +444,9 @@ SimulationResult Simulator::Run() {
       const std::int64_t rel = pod.pod.meta.creation_timestamp->unix_micros - model_.origin_unix_us();
       if (rel > 0) at = SimTime{SimDuration{rel}};
     }
-    if (at == SimTime{}) {
+    if (options_.arrival == Arrival::kSequential && !pod.pod.meta.creation_timestamp) {
+      sequential.push_back(static_cast<PodId>(i));
+    } else if (at == SimTime{}) {
       Enqueue(static_cast<PodId>(i));
     } else {
       AddTimed(at, TimedKind::kArrival, static_cast<PodId>(i));
@@ -396,6 +461,7 @@ SimulationResult Simulator::Run() {
              static_cast<PodId>(i));
   }
 
+  PlanApplies(sequential);
   result_.end_reason = "quiescent";
   for (;;) {
     while (!timed_.empty() && timed_.top().at <= now_) {
@@ -408,6 +474,8 @@ SimulationResult Simulator::Run() {
       Schedule(*pod);
       continue;
     }
+    if (ReleaseNextApply()) continue;
+    if (stopped_) break;
     std::optional<SimTime> next;
     if (!timed_.empty()) next = timed_.top().at;
     if (auto flush = queue_.NextFlushTime(now_); flush && (!next || *flush < *next)) next = flush;
@@ -424,6 +492,16 @@ SimulationResult Simulator::Run() {
   }
   result_.end_time = now_;
   return Collect();
+}
+
+std::optional<ExplainResult> Simulator::ExplainWhenApplied(PodId pod) {
+  stop_before_ = pod;
+  (void)Run();
+  if (!stopped_) return std::nullopt;
+  framework_.SetNow(now_);
+  ExplainResult result;
+  (void)framework_.Decide(pod, &result);
+  return result;
 }
 
 SimulationResult Simulator::Collect() {
@@ -624,6 +702,11 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
                      fmt::format("pod {} is not pending (it is {} on node {}); explain needs a pod "
                                  "that waits for scheduling",
                                  key, PodStateName(info.state), info.pod.spec.node_name));
+  }
+  if (options.arrival == Arrival::kSequential && !info.pod.meta.creation_timestamp) {
+    // Explain the attempt the pod makes when its apply arrives, after the earlier ones settled.
+    Simulator sim(state, options);
+    if (std::optional<ExplainResult> at_apply = sim.ExplainWhenApplied(*id)) return *at_apply;
   }
   Framework framework(model, options);
   ExplainResult result;

@@ -902,3 +902,5 @@ PodGroup DecodePodGroup(const V& v, const Path& p, bool composite) {
 }
 
 }  // namespace kpsim::io::internal
+
+#include "io/decode_workloads.h"  // IWYU pragma: export

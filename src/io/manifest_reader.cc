@@ -58,6 +58,19 @@ std::optional<ObjectKind> ModeledKind(std::string_view kind, std::string_view ap
   return std::nullopt;
 }
 
+// The workload kinds kpsim expands into pods (`ExpandWorkloads`), at their GA API versions.
+std::optional<WorkloadKind> ModeledWorkloadKind(std::string_view kind,
+                                                std::string_view api_version) {
+  if (api_version == "apps/v1") {
+    if (kind == "Deployment") return WorkloadKind::kDeployment;
+    if (kind == "ReplicaSet") return WorkloadKind::kReplicaSet;
+    if (kind == "StatefulSet") return WorkloadKind::kStatefulSet;
+    if (kind == "DaemonSet") return WorkloadKind::kDaemonSet;
+  }
+  if (kind == "Job" && api_version == "batch/v1") return WorkloadKind::kJob;
+  return std::nullopt;
+}
+
 // A string scalar at `key`, or empty (lenient: used only to name objects).
 template <typename V>
 std::string PeekString(const V& v, std::string_view key) {
@@ -517,6 +530,10 @@ class TextReader {
       return;
     }
 
+    if (const std::optional<WorkloadKind> workload = ModeledWorkloadKind(kind, api_version)) {
+      ReadWorkload(v, origin, *workload, kind, ns, name);
+      return;
+    }
     const std::optional<ObjectKind> modeled = ModeledKind(kind, api_version);
     if (!modeled) {
       IgnoredObject ignored;
@@ -565,6 +582,26 @@ class TextReader {
       return;
     }
     out_.objects.push_back(std::move(object));
+  }
+
+  // Decodes a Deployment, ReplicaSet, StatefulSet, DaemonSet or Job into `out_.workloads`,
+  // remembering its place among the objects read so far.
+  template <typename V>
+  void ReadWorkload(const V& v, const Origin& origin, WorkloadKind workload_kind,
+                    const std::string& kind, const std::string& ns, const std::string& name) {
+    const std::string display =
+        name.empty() ? std::string() : fmt::format("{}/{}", ns.empty() ? "default" : ns, name);
+    try {
+      Workload w = internal::DecodeWorkload(v, Path{}, workload_kind);
+      w.source = Source(origin);
+      w.position = out_.objects.size();
+      out_.workloads.push_back(std::move(w));
+    } catch (const DecodeFailure& failure) {
+      AddDecodeError(origin, failure.line, kind, display, failure.field, failure.message);
+    } catch (const std::exception& e) {
+      AddDecodeError(origin, 0, kind, display, "",
+                     fmt::format("internal decoding error: {}", e.what()));
+    }
   }
 
   SourceRef Source(const Origin& o) const {

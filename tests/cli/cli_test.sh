@@ -340,5 +340,66 @@ for f in self self2; do
   if grep -q "$f.yaml:.*anchor \"a\" value contains itself" "$WORK/err"; then ok "$f.yaml: the message names file and anchor"; else fail "$f.yaml: no anchor message"; fi
 done
 
+# --- workloads and --arrival ------------------------------------------------------------------
+WL="$SRC/tests/scenarios/workloads"
+expect_rc "simulate expands Deployment, Job, StatefulSet and DaemonSet" 0 \
+  simulate -o json --origin 2024-01-01T00:00:00Z "$WL/controllers-replace-preempted-pods/cluster.yaml"
+cp "$WORK/out" "$WORK/workloads1.json"
+if json_check "$WORK/out" 'len(d["pods"]) == 11 and sum(1 for p in d["pods"] if p.get("replacementOf")) == 3 and not d["ignored"]'; then
+  ok "workload pods and their replacements appear in simulate json"
+else
+  fail "workload pods missing from simulate json"
+fi
+run simulate -o json --origin 2024-01-01T00:00:00Z "$WL/controllers-replace-preempted-pods/cluster.yaml"
+if cmp -s "$WORK/out" "$WORK/workloads1.json"; then ok "workload expansion is byte-identical across runs"; else fail "workload expansion differs between runs"; fi
+run simulate -o json --seed 2 --origin 2024-01-01T00:00:00Z "$WL/controllers-replace-preempted-pods/cluster.yaml"
+if python3 -c 'import json,sys; names=lambda f: sorted(p["pod"] for p in json.load(open(f))["pods"]); sys.exit(0 if names(sys.argv[1]) != names(sys.argv[2]) else 1)' "$WORK/out" "$WORK/workloads1.json"; then
+  ok "--seed changes the generated pod names"
+else
+  fail "--seed does not change the generated pod names"
+fi
+expect_rc "validate expands workloads" 0 validate -o json "$WL/arrival-sequential-low-then-high/cluster.yaml"
+if json_check "$WORK/out" 'd["summary"]["rejected"] == 0'; then ok "validate admits the Deployment's pods"; else fail "validate rejected workload pods"; fi
+
+LH="$WL/arrival-sequential-low-then-high/cluster.yaml"
+expect_rc "simulate --arrival sequential" 0 simulate -o json --arrival sequential "$LH"
+if json_check "$WORK/out" 'any(e["reason"]=="Preempted" and e["by"]=="default/high" for e in d["events"])'; then
+  ok "--arrival sequential: high preempts low"
+else
+  fail "--arrival sequential: no preemption by high"
+fi
+expect_rc "simulate --arrival together" 0 simulate -o json --arrival together "$LH"
+if json_check "$WORK/out" 'not any(e["reason"]=="Preempted" for e in d["events"])'; then
+  ok "--arrival together (default): nothing preempted"
+else
+  fail "--arrival together preempted"
+fi
+expect_rc "explain --arrival sequential" 0 explain -o json --arrival sequential --pod high "$LH"
+if json_check "$WORK/out" 'd.get("chosen") and d["chosen"]["node"] == "node-a"'; then
+  ok "explain --arrival sequential explains high against the applied low pods"
+else
+  fail "explain --arrival sequential did not see the earlier apply"
+fi
+expect_rc "--arrival with a bad value is a usage error" 2 simulate --arrival sometimes "$LH"
+
+# A refused workload: file, line, object, field and Kubernetes' message on stderr.
+cat >"$WORK/bad-deploy.yaml" <<'YAML'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: c, image: x}]}
+YAML
+expect_rc "validate refuses a selector that does not match" 1 validate "$WORK/bad-deploy.yaml"
+if grep -q 'bad-deploy.yaml:8 (document 1): Deployment default/web: spec.template.metadata.labels: Invalid value: {"app":"api"}: `selector` does not match template `labels`' "$WORK/err"; then
+  ok "the refusal names file, line, object and field"
+else
+  fail "the refusal message is not Kubernetes'"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -308,10 +308,10 @@ TEST(ReaderPodGroupTest, PodGroupOfAnotherApiGroupIsIgnored) {
 
 TEST(ReaderIgnoredTest, OtherKindsAreListedNotErrors) {
   const ReadResult r = ReadManifestText(R"(
-apiVersion: apps/v1
-kind: Deployment
+apiVersion: v1
+kind: ConfigMap
 metadata: {name: web, namespace: prod}
-spec: {replicas: 3}
+data: {replicas: "3"}
 ---
 apiVersion: v1
 kind: Service
@@ -321,8 +321,8 @@ metadata: {name: svc}
   EXPECT_TRUE(r.objects.empty());
   EXPECT_TRUE(r.errors.empty());
   ASSERT_EQ(r.ignored.size(), 2u);
-  EXPECT_EQ(r.ignored[0].kind, "Deployment");
-  EXPECT_EQ(r.ignored[0].api_version, "apps/v1");
+  EXPECT_EQ(r.ignored[0].kind, "ConfigMap");
+  EXPECT_EQ(r.ignored[0].api_version, "v1");
   EXPECT_EQ(r.ignored[0].name, "prod/web");
   EXPECT_EQ(r.ignored[0].source.document, 1);
   EXPECT_EQ(r.ignored[1].name, "svc");

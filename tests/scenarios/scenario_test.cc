@@ -1,7 +1,7 @@
 // Golden scenario tests (house style G19, tier 3): every directory under tests/scenarios/ that
 // holds an `expected.json` is one case. The case's manifests (`cluster.yaml`, or the files named in
 // `source.txt`) go through the public pipeline exactly as `kpsim simulate -o json` runs it:
-// io::ReadManifests -> Admit -> Simulate -> io::RenderSimulationJson. The rendered JSON must match
+// io::ReadManifests -> ExpandWorkloads -> Admit -> Simulate -> io::RenderSimulationJson. The rendered JSON must match
 // `expected.json` as a subset; see tests/scenarios/README.md for the matching rules.
 
 #include <gtest/gtest.h>
@@ -143,6 +143,14 @@ Result ApplyArgs(const std::vector<std::string>& args, EngineOptions* options) {
       }
     } else if (flag == "--max-attempts") {
       options->max_attempts = std::stoi(value);
+    } else if (flag == "--arrival") {
+      if (value == "together") {
+        options->arrival = Arrival::kTogether;
+      } else if (value == "sequential") {
+        options->arrival = Arrival::kSequential;
+      } else {
+        return MakeError(ErrorCode::kInvalidArgument, "bad --arrival " + value);
+      }
     } else if (flag == "--origin") {
       auto origin = WallTime::Parse(value);
       if (!origin.ok()) return origin.error();
@@ -348,7 +356,9 @@ TEST_P(ScenarioTest, MatchesExpectedJson) {
 
   const io::ReadResult read = io::ReadManifests(paths);
   for (const Error& e : read.file_errors) ADD_FAILURE() << c.name << ": " << e.ToString();
-  const AdmissionResult admission = Admit(read.objects, options.gates, AdmissionMode::kExisting);
+  // As the CLI: workloads expand into their controllers' pods before admission.
+  const AdmissionResult admission = AdmitInput(read.objects, read.workloads, options.gates,
+                                               AdmissionMode::kExisting, options.seed);
   const SimulationResult simulation = Simulate(admission.state, options);
   const io::RunReport report{&read, &admission, &simulation, &options, {}};
   const std::string rendered = io::RenderSimulationJson(report);

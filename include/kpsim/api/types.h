@@ -5,6 +5,7 @@
 // defaulting: `io/` decodes manifests into them, `admission/` defaults and resolves them.
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -407,5 +408,49 @@ struct Object {
   // "ns/name" for namespaced kinds, "name" for cluster-scoped ones.
   std::string DisplayName() const;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Workloads (apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet; batch/v1 Job).
+//
+// kpsim does not run these objects: a stage before admission (`ExpandWorkloads`,
+// kpsim/admission.h) turns each into the pods its controller would create from `pod_template`.
+
+enum class WorkloadKind : std::uint8_t { kDeployment, kReplicaSet, kStatefulSet, kJob, kDaemonSet };
+std::string_view WorkloadKindName(WorkloadKind kind);        // "Deployment", ...
+std::string_view WorkloadApiVersion(WorkloadKind kind);      // "apps/v1" or "batch/v1"
+
+struct Workload {
+  WorkloadKind kind = WorkloadKind::kDeployment;
+  SourceRef source;
+  ObjectMeta meta;
+  // Deployment, ReplicaSet, StatefulSet: spec.replicas (unset = 1, as API defaulting).
+  std::optional<std::int32_t> replicas;
+  std::optional<LabelSelector> selector;  // spec.selector (Job: only with manualSelector)
+  // spec.template: its metadata and spec, decoded as a Pod (status empty).
+  Pod pod_template;
+  bool host_network = false;  // spec.template.spec.hostNetwork (DaemonSet tolerations)
+  // StatefulSet.
+  std::string service_name;
+  std::string pod_management_policy;  // "OrderedReady" (default) or "Parallel"
+  std::int32_t ordinals_start = 0;    // spec.ordinals.start
+  // Job.
+  std::optional<std::int32_t> parallelism;
+  std::optional<std::int32_t> completions;
+  bool indexed = false;  // spec.completionMode: Indexed
+  bool suspend = false;
+  bool manual_selector = false;
+  std::int32_t succeeded = 0;  // status.succeeded
+  // How many `Object`s of the same read came before it: its place in input order.
+  std::size_t position = 0;
+
+  // "ns/name" (an unset namespace shown as "default").
+  std::string DisplayName() const;
+  friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+// The apply a pod arrives with under `--arrival sequential`: consecutive pods with the same
+// non-empty key (their controller, e.g. "ReplicaSet ns/web-5c98d8bb6b", or their pod group) arrive
+// together; an empty key is an apply of its own.
+std::string ApplyGroupKey(const Pod& pod);
 
 }  // namespace kpsim
