@@ -72,12 +72,12 @@ $(FUZZ_DIR)/build.ninja:
 fuzz-build: fuzz-deps $(FUZZ_DIR)/build.ninja
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target kpsim_manifest_fuzzer
 
-# Seeds: every YAML/JSON file under examples/ and tests/ plus the committed reproducers, copied
+# Seeds: every YAML/JSON file under examples/, tests/, fuzz/seeds/ and the fixed reproducers, copied
 # into the build dir at run time; new inputs accumulate in $(FUZZ_DIR)/corpus across runs and
 # crashes land in $(FUZZ_DIR)/artifacts/ (a non-zero exit fails the make).
 define run-fuzzer
 	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	find examples tests fuzz/regressions -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \
+	find examples tests fuzz/seeds fuzz/regressions -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \
 	  -o -path 'fuzz/regressions/*' \) ! -path 'fuzz/regressions/open/*' ! -name 'README*' | while read -r f; do \
 	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
 	./$(FUZZ_DIR)/kpsim_manifest_fuzzer $(FUZZ_FLAGS) -max_total_time=$(1) $(2) \
