@@ -3,6 +3,8 @@
 #   make test   install what is missing, build, run every test (Release + ASan/UBSan) via ctest
 #   make build  build only
 #   make bench  build and run the Google Benchmarks
+#   make fuzz   install clang if missing, build the libFuzzer target (build/fuzz), fuzz for
+#               FUZZ_SECONDS (default 300); make fuzz-smoke: the same for FUZZ_SMOKE_SECONDS (CI)
 
 DEB_PACKAGES := g++ cmake ninja-build pkg-config libyaml-dev libsimdjson-dev nlohmann-json3-dev libfmt-dev \
                 libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev python3
@@ -11,8 +13,14 @@ ASAN_DIR := build/asan
 BENCH_DIR := build/bench
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEMO ?= examples/cascade.yaml
+# make fuzz: clang and its libFuzzer runtime (Debian 12), only needed for the fuzz build.
+FUZZ_DEB_PACKAGES := clang libclang-rt-14-dev
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 60
+FUZZ_FLAGS ?= -max_len=4096 -timeout=10 -rss_limit_mb=2048
 
-.PHONY: deps build demo test test-release test-asan bench clean
+.PHONY: deps fuzz-deps build demo test test-release test-asan bench fuzz fuzz-smoke fuzz-build clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -22,6 +30,10 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+# The same install, for the fuzz build's packages.
+fuzz-deps: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(FUZZ_DEB_PACKAGES)"
 
 $(RELEASE_DIR)/build.ninja:
 	cmake -S . -B $(RELEASE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DKPSIM_WERROR=$(if $(CI),ON,OFF)
@@ -51,6 +63,34 @@ test: test-release test-asan
 bench: deps $(BENCH_DIR)/build.ninja
 	cmake --build $(BENCH_DIR) -j $(JOBS)
 	./$(BENCH_DIR)/kpsim_bench
+
+# The fuzz build: clang, -fsanitize=fuzzer,address,undefined, asserts on (see CMakeLists.txt).
+$(FUZZ_DIR)/build.ninja:
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DKPSIM_BUILD_TESTS=OFF -DKPSIM_FUZZ=ON
+
+fuzz-build: fuzz-deps $(FUZZ_DIR)/build.ninja
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target kpsim_manifest_fuzzer
+
+# Seeds: every YAML/JSON file under examples/, tests/, fuzz/seeds/ and the fixed reproducers, copied
+# into the build dir at run time; new inputs accumulate in $(FUZZ_DIR)/corpus across runs and
+# crashes land in $(FUZZ_DIR)/artifacts/ (a non-zero exit fails the make).
+define run-fuzzer
+	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	find examples tests fuzz/seeds fuzz/regressions -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \
+	  -o -path 'fuzz/regressions/*' \) ! -path 'fuzz/regressions/open/*' ! -name 'README*' | while read -r f; do \
+	  cp "$$f" "$(FUZZ_DIR)/seeds/$$(echo "$$f" | tr / _)"; done
+	./$(FUZZ_DIR)/kpsim_manifest_fuzzer $(FUZZ_FLAGS) -max_total_time=$(1) $(2) \
+	  -dict=fuzz/kubernetes.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1 \
+	  $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
+endef
+
+fuzz: fuzz-build
+	$(call run-fuzzer,$(FUZZ_SECONDS),)
+
+# Short and seeded, for CI.
+fuzz-smoke: fuzz-build
+	$(call run-fuzzer,$(FUZZ_SMOKE_SECONDS),-seed=1)
 
 clean:
 	rm -rf build

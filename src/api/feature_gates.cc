@@ -87,7 +87,7 @@ Expected<FeatureGates> FeatureGates::Parse(std::string_view text) {
   FeatureGates gates;
   for (const auto& [key, value] : pairs) {
     auto it = std::find_if(std::begin(kGates), std::end(kGates),
-                           [&](const GateEntry& g) { return g.name == key; });
+                           [&key = key](const GateEntry& g) { return g.name == key; });
     if (it == std::end(kGates)) {
       return MakeError(ErrorCode::kInvalidArgument,
                        fmt::format("unrecognized feature gate: {}", key));

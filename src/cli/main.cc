@@ -13,7 +13,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/suggest.h"
 #include "kpsim/admission.h"
+#include "kpsim/api/duration.h"
 #include "kpsim/engine.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
@@ -24,38 +26,6 @@ constexpr int kExitOk = 0;
 constexpr int kExitRejected = 1;
 constexpr int kExitUsage = 2;
 
-// Parses a Go duration ("90s", "5m", "1h30m", "1.5s", "500ms", "0").
-std::optional<kpsim::SimDuration> ParseDuration(std::string_view text) {
-  if (text == "0") return kpsim::SimDuration{0};
-  if (text.empty()) return std::nullopt;
-  double total_us = 0;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t j = i;
-    while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) ++j;
-    if (j == i) return std::nullopt;
-    double value = 0;
-    try {
-      value = std::stod(std::string(text.substr(i, j - i)));
-    } catch (...) {
-      return std::nullopt;
-    }
-    std::size_t k = j;
-    while (k < text.size() && std::isalpha(static_cast<unsigned char>(text[k]))) ++k;
-    const std::string_view unit = text.substr(j, k - j);
-    double scale = 0;
-    if (unit == "h") scale = 3600e6;
-    else if (unit == "m") scale = 60e6;
-    else if (unit == "s") scale = 1e6;
-    else if (unit == "ms") scale = 1e3;
-    else if (unit == "us" || unit == "µs") scale = 1;
-    else return std::nullopt;
-    total_us += value * scale;
-    i = k;
-  }
-  return kpsim::SimDuration{static_cast<std::int64_t>(total_us + 0.5)};
-}
-
 struct CommonFlags {
   std::vector<std::string> files;
   std::string output = "text";
@@ -65,8 +35,9 @@ struct CommonFlags {
 
 struct EngineFlags {
   std::string profile = "default";
-  std::uint64_t seed = 1;
+  std::string seed = "1";  // parsed in MakeOptions: CLI11 would wrap "-1" into a huge uint64
   std::string until;
+  CLI::Option* until_option = nullptr;  // set when given, even as "" (refused)
   std::string candidate_sampling = "exact";
   int max_attempts = 1000000;
   std::string origin;
@@ -109,7 +80,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
       ->check(CLI::IsMember({"together", "sequential"}))
       ->default_str("together");
   if (simulate) {
-    cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
+    f.until_option = cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
         ->check(CLI::PositiveNumber)
         ->default_str("1000000");
@@ -163,7 +134,18 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
   }
   options.gates = *gates;
   options.profile = e.profile == "book" ? kpsim::Profile::kBook : kpsim::Profile::kDefault;
-  options.seed = e.seed;
+  {
+    // A whole number 0..2^64-1, decimal, nothing else ("-1", "1.5", "0x10", "" refused).
+    std::uint64_t seed = 0;
+    const char* end = e.seed.data() + e.seed.size();
+    const auto [ptr, ec] = std::from_chars(e.seed.data(), end, seed);
+    if (e.seed.empty() || ec != std::errc() || ptr != end) {
+      std::cerr << "kpsim: --seed: invalid seed \"" << e.seed
+                << "\" (a whole number from 0 to 18446744073709551615)\n";
+      return std::nullopt;
+    }
+    options.seed = seed;
+  }
   options.candidate_sampling = e.candidate_sampling == "kubernetes"
                                    ? kpsim::CandidateSampling::kKubernetes
                                    : kpsim::CandidateSampling::kExact;
@@ -171,14 +153,19 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
   options.disable_caches = e.disable_caches;
   options.arrival =
       e.arrival == "sequential" ? kpsim::Arrival::kSequential : kpsim::Arrival::kTogether;
-  if (!e.until.empty()) {
-    auto d = ParseDuration(e.until);
-    if (!d) {
-      std::cerr << "kpsim: --until: invalid duration \"" << e.until
-                << "\" (use Go syntax: 90s, 5m, 1h30m)\n";
+  if (e.until_option != nullptr && e.until_option->count() > 0) {
+    // Go's time.ParseDuration syntax, in nanoseconds; the clock ticks in microseconds, so the
+    // bound is floored to a whole microsecond (events at t <= until happen: exact for any bound).
+    auto ns = kpsim::ParseGoDuration(e.until);
+    if (!ns.ok()) {
+      std::cerr << "kpsim: --until: " << ns.error().message << "\n";
       return std::nullopt;
     }
-    options.until = *d;
+    if (*ns < 0) {
+      std::cerr << "kpsim: --until: \"" << e.until << "\" is negative; simulated time starts at 0\n";
+      return std::nullopt;
+    }
+    options.until = kpsim::SimDuration{kpsim::FloorNanosToMicros(*ns)};
   }
   if (!e.origin.empty()) {
     auto t = kpsim::WallTime::Parse(e.origin);
@@ -312,6 +299,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A mistyped command or flag gets the nearest known spelling instead of CLI11's message.
+    if (const std::string unknown = kpsim::cli::DiagnoseUnknown(app, argc, argv); !unknown.empty()) {
+      std::cerr << "kpsim: " << unknown << "\n";
+      return kExitUsage;
+    }
     std::cerr << "kpsim: " << e.what() << "\n\n" << app.help();
     return kExitUsage;
   }

@@ -501,7 +501,7 @@ Node DecodeNode(const V& v, const Path& p) {
   // status.allocatable, falling back per resource to status.capacity.
   for (const auto& [name, q] : capacity) {
     const bool overridden = std::any_of(allocatable.begin(), allocatable.end(),
-                                        [&](const auto& a) { return a.first == name; });
+                                        [&name = name](const auto& a) { return a.first == name; });
     if (!overridden) node.allocatable.Set(name, q);
   }
   for (const auto& [name, q] : allocatable) node.allocatable.Set(name, q);

@@ -400,6 +400,82 @@ if grep -q 'bad-deploy.yaml:8 (document 1): Deployment default/web: spec.templat
 else
   fail "the refusal message is not Kubernetes'"
 fi
+# --- durations: Go's time.ParseDuration syntax, floored to the microsecond clock --------------------
+GR="$EX/graceful-race.yaml"
+# same_run A B: the two --until values give byte-identical JSON.
+same_run() {
+  run simulate -o json --until "$1" "$GR"; cp "$WORK/out" "$WORK/u1.json"; local r1=$rc
+  run simulate -o json --until "$2" "$GR"; cp "$WORK/out" "$WORK/u2.json"
+  if [ "$r1" -eq 0 ] && [ "$rc" -eq 0 ] && cmp -s "$WORK/u1.json" "$WORK/u2.json"; then
+    ok "--until $1 runs as --until $2"
+  else
+    fail "--until $1 differs from --until $2 (exit $r1/$rc)"
+  fi
+}
+same_run 1.5h 90m
+same_run 90m 5400s
+same_run 1h30m 5400000ms
+same_run "10µs" 10us
+same_run "10μs" 10us
+same_run +5s 5s
+same_run 500ns 0
+same_run 1500ns 1us
+same_run 5000000999ns 5s
+same_run 2.5s 2s500ms
+# events_at_most UNTIL SECONDS: every event at or before SECONDS and the run ends "until" there.
+run simulate -o json --until 4999999999ns "$GR"
+if [ "$rc" -eq 0 ] && json_check "$WORK/out" 'd["endReason"]=="until" and all(e["time"] < 5 for e in d["events"])'; then
+  ok "--until 4999999999ns stops before the events at 5s (floored to 4.999999s)"
+else
+  fail "--until 4999999999ns: exit $rc or events at 5s"
+fi
+run simulate -o json --until 5s "$GR"
+if json_check "$WORK/out" 'any(e["time"]==5 for e in d["events"]) and not any(e["time"] > 5 for e in d["events"])'; then
+  ok "--until 5s includes the events at 5s and none after"
+else
+  fail "--until 5s event times"
+fi
+for bad in 1.5.5s 5 00 -5s 1d 1S "1s " "" 3000000h 9223372036854775808ns 1e3s .s; do
+  usage "--until \"$bad\" refused" simulate --until "$bad" "$GR"
+done
+run simulate --until 1.5.5s "$GR"
+if grep -q 'invalid duration "1.5.5s"' "$WORK/err"; then ok "--until 1.5.5s names the text"; else fail "--until 1.5.5s message"; fi
+run simulate --until -5s "$GR"
+if grep -q "negative" "$WORK/err"; then ok "--until -5s: negative is refused as such"; else fail "--until -5s message"; fi
+
+# --- --seed: a whole number 0..2^64-1 ---------------------------------------------------------------
+for bad in -1 1.5 18446744073709551616 0x10 " 1" ""; do
+  usage "--seed \"$bad\" refused" simulate --seed "$bad" "$EX/cascade.yaml"
+done
+usage "--seed=-1 refused" simulate --seed=-1 "$EX/cascade.yaml"
+run simulate --seed -1 "$EX/cascade.yaml"
+if grep -q -- '--seed: invalid seed "-1"' "$WORK/err"; then ok "--seed -1 says why"; else fail "--seed -1 message"; fi
+expect_rc "--seed 18446744073709551615 accepted" 0 simulate --seed 18446744073709551615 "$EX/cascade.yaml"
+expect_rc "--seed 0 accepted" 0 simulate --seed 0 "$EX/cascade.yaml"
+expect_rc "explain --seed -1 refused" 2 explain --seed -1 --pod default/api "$EX/cascade.yaml"
+
+# --- unknown commands and flags: the nearest known one ----------------------------------------------
+# suggests NAME WANT ARGS...: exit 2, stdout empty, stderr is exactly "kpsim: WANT".
+suggests() {
+  local name=$1 want=$2
+  shift 2
+  usage "$name" "$@"
+  if [ "$(cat "$WORK/err")" = "kpsim: $want" ]; then ok "$name: \"$want\""; else fail "$name: stderr \"$(head -1 "$WORK/err")\", want \"$want\""; fi
+}
+suggests "mistyped command" 'unknown command "simulat"; did you mean simulate?' simulat "$EX/cascade.yaml"
+suggests "mistyped command (swap)" 'unknown command "vaildate"; did you mean validate?' vaildate "$EX/cascade.yaml"
+suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain)' frobnicate "$EX/cascade.yaml"
+suggests "mistyped flag" 'unknown flag --unitl; did you mean --until?' simulate --unitl 5m "$EX/cascade.yaml"
+suggests "mistyped flag with =" 'unknown flag --unitl; did you mean --until?' simulate --unitl=5m "$EX/cascade.yaml"
+suggests "mistyped flag after a valued flag" 'unknown flag --sed; did you mean --seed?' simulate -o json --sed 3 "$EX/cascade.yaml"
+suggests "flag prefix" 'unknown flag --feature; did you mean --feature-gates?' validate --feature GenericWorkload=true "$EX/cascade.yaml"
+suggests "explain flag" 'unknown flag --pdo; did you mean --pod?' explain --pdo default/api "$EX/cascade.yaml"
+suggests "another command's flag" 'unknown flag --until for validate (it is a flag of simulate)' validate --until 5m "$EX/cascade.yaml"
+suggests "top-level flag" 'unknown flag --verison; did you mean --version?' --verison
+suggests "no near flag" 'unknown flag --zzzzzz for simulate (see kpsim simulate --help)' simulate --zzzzzz "$EX/cascade.yaml"
+# A value that looks like a flag is still the value of the flag before it.
+usage "--until value -5s is a value, not a flag" simulate --until -5s "$EX/cascade.yaml"
+if grep -q "negative" "$WORK/err"; then ok "--until -5s reaches the duration check"; else fail "--until -5s treated as a flag"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -383,6 +383,7 @@ struct SourceRef {
   int document = 0;   // 1-based YAML document, or 1-based item of a List; 0 = whole file
   int line = 0;       // 1-based, 0 = unknown (JSON)
   std::string ToString() const;  // "file:line" / "file (item N)"
+  friend bool operator==(const SourceRef&, const SourceRef&) = default;
 };
 
 // Something kpsim kept, skipped, changed or does not model, said out loud (never silently):

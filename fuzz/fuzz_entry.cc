@@ -1,0 +1,104 @@
+// Reader + admission + a bounded run + renderers over one input; see fuzz_entry.h.
+
+#include "fuzz_entry.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "kpsim/admission.h"
+#include "kpsim/engine.h"
+#include "kpsim/feature_gates.h"
+#include "kpsim/io.h"
+
+namespace kpsim::fuzz {
+namespace {
+
+// One input must stay well under a second: the scheduling work grows with pods x nodes (every
+// cycle filters every node, preemption dry-runs every candidate), so larger clusters are only
+// read and admitted.
+constexpr std::size_t kMaxPodNodeProduct = 4096;
+constexpr std::size_t kMaxPods = 256;
+constexpr std::size_t kMaxPodGroups = 64;
+// Small enough to check determinism twice over.
+constexpr std::size_t kDeterminismPodNodeProduct = 256;
+constexpr auto kUntil = std::chrono::minutes(10);
+
+[[noreturn]] void Die(const char* what) {
+  std::fprintf(stderr, "kpsim fuzz: %s\n", what);
+  std::abort();
+}
+
+std::string SimulateAndRender(const io::ReadResult& read, const AdmissionResult& admission,
+                              const EngineOptions& options) {
+  const SimulationResult result = Simulate(admission.state, options);
+  io::RunReport report{&read, &admission, &result, &options, {}};
+  return io::RenderSimulationJson(report) + io::RenderSimulationText(report);
+}
+
+}  // namespace
+
+int RunOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const bool json = first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+  const io::ReadResult read = io::ReadManifestText(text, json ? "fuzz.json" : "fuzz.yaml");
+
+  // PodGroup inputs run with the workload gates on, everything else with the defaults, so both
+  // admission paths (groups refused while GenericWorkload is off, groups admitted) are reached.
+  FeatureGates gates;
+  if (text.find("PodGroup") != std::string_view::npos) {
+    gates.generic_workload = true;
+    gates.composite_pod_group = true;
+    gates.pod_group_preemption_policy = true;
+    gates.gang_scheduling = true;
+    gates.topology_aware_workload_scheduling = true;
+  }
+  const AdmissionResult admission = Admit(read.objects, gates);
+  (void)io::RenderValidateJson(read, admission);
+  (void)io::RenderValidateText(read, admission);
+
+  const ClusterState& state = admission.state;
+  const std::size_t pods = state.pods.size();
+  const std::size_t nodes = state.nodes.size();
+  if (pods > kMaxPods || state.pod_groups.size() > kMaxPodGroups ||
+      pods * (nodes == 0 ? 1 : nodes) > kMaxPodNodeProduct) {
+    return 0;
+  }
+  // Open finding F1 (/work/wt/FUZZ_FINDINGS.md, fuzz/regressions/open/no-nodes-*): pods with no
+  // nodes make Simulate grow without bound (issue 7). Skipped so the fuzzer gets past it; delete
+  // this guard once the engine ends such a run at once, and move the reproducers up a directory.
+  if (pods > 0 && nodes == 0) return 0;
+
+  for (const Profile profile : {Profile::kDefault, Profile::kBook}) {
+    EngineOptions options;
+    options.profile = profile;
+    options.gates = gates;
+    options.until = kUntil;
+    options.max_attempts = 10000;
+    options.candidate_sampling = size % 2 == 0 ? CandidateSampling::kExact : CandidateSampling::kKubernetes;
+    const std::string out = SimulateAndRender(read, admission, options);
+    if (pods * (nodes == 0 ? 1 : nodes) <= kDeterminismPodNodeProduct &&
+        SimulateAndRender(read, admission, options) != out) {
+      Die("same input and options, different output");
+    }
+    if (pods > 0) {
+      const Pod& pod = state.pods.front();
+      auto explained = Explain(state, options, pod.meta.namespace_ + "/" + pod.meta.name);
+      if (explained.ok()) {
+        (void)io::RenderExplainJson(*explained);
+        (void)io::RenderExplainText(*explained);
+      }
+    }
+    if (profile == Profile::kDefault && gates.generic_workload && !state.pod_groups.empty()) {
+      const PodGroup& group = state.pod_groups.front();
+      auto explained = ExplainGroup(state, options, group.meta.namespace_ + "/" + group.meta.name);
+      if (explained.ok()) (void)io::RenderExplainJson(*explained);
+    }
+  }
+  return 0;
+}
+
+}  // namespace kpsim::fuzz
