@@ -21,6 +21,8 @@
 
 namespace kpsim::engine {
 
+class StatusTable;
+
 // A preemption victim pod as the dry run found it.
 struct Victim {
   PodId pod = kNoId;
@@ -204,7 +206,10 @@ class Framework {
     DryRunResult result;
   };
   std::vector<FilterCacheEntry> filter_cache_;
-  std::vector<std::unique_ptr<ClassIndex>> indexes_;  // most recently used last
+  void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
+  std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none
+  std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses
+  std::size_t index_bytes_ = 0;
   std::uint64_t index_clock_ = 0;
   std::vector<Status> statuses_;             // per-cycle filter statuses, reused
   mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
