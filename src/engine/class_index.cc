@@ -91,11 +91,11 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
                     node.generation);
   }
   if (index.pdb_generation != model_.pdb_generation()) {
-    // Budgets changed: every dry run may classify its victims differently.
+    // Budgets changed: every dry run that classified victims may classify them differently.
     index.pdb_generation = model_.pdb_generation();
     for (std::size_t id = 0; id < index.entries.size(); ++id) {
       const ClassIndex::Entry& e = index.entries[id];
-      if (index.table->Get(e.status).code() == Code::kUnschedulable && e.dry_valid()) {
+      if (e.pdb_dependent() && index.table->Get(e.status).code() == Code::kUnschedulable) {
         index.RemoveDry(static_cast<NodeId>(id), model_.order_position(static_cast<NodeId>(id)));
         index.stale_dry.push_back(static_cast<NodeId>(id));
       }

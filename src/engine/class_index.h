@@ -73,11 +73,12 @@ class StatusTable {
 
 struct Framework::ClassIndex {
   // Per node: the generation its status was computed at, the interned Filter status and the
-  // dry run: kNoDry, or (id << 2 | flags) where id is an interned status (no candidate) or a
+  // dry run: kNoDry, or (id << 3 | flags) where id is an interned status (no candidate) or a
   // slot of `slots` (a candidate).
   static constexpr std::uint32_t kNoDry = 0xFFFFFFFFu;
   static constexpr std::uint32_t kCandidateBit = 1;
   static constexpr std::uint32_t kTimeBit = 2;
+  static constexpr std::uint32_t kPdbBit = 4;
   struct Entry {
     std::uint64_t generation = 0;  // 0 = never computed
     std::uint32_t status = 0;
@@ -85,7 +86,8 @@ struct Framework::ClassIndex {
     bool dry_valid() const { return dry != kNoDry; }
     bool has_candidate() const { return dry_valid() && (dry & kCandidateBit) != 0; }
     bool time_dependent() const { return dry_valid() && (dry & kTimeBit) != 0; }
-    std::uint32_t dry_id() const { return dry >> 2; }
+    bool pdb_dependent() const { return dry_valid() && (dry & kPdbBit) != 0; }
+    std::uint32_t dry_id() const { return dry >> 3; }
   };
   StatusTable* table = nullptr;
   std::int32_t cls = -1;
@@ -161,7 +163,7 @@ struct Framework::ClassIndex {
   }
   void AddDry(NodeId id, std::int32_t pos, DryRunResult dry) {
     Entry& e = entries[static_cast<std::size_t>(id)];
-    const std::uint32_t flags = dry.time_dependent ? kTimeBit : 0;
+    const std::uint32_t flags = (dry.time_dependent ? kTimeBit : 0) | (dry.pdb_dependent ? kPdbBit : 0);
     if (dry.candidate) {
       std::uint32_t slot;
       if (!free_slots.empty()) {
@@ -174,11 +176,11 @@ struct Framework::ClassIndex {
       victims += dry.candidate->victims.size();
       candidates.insert(CandidateKey::Of(*dry.candidate, pos));
       slots[slot] = std::move(*dry.candidate);
-      e.dry = (slot << 2) | kCandidateBit | flags;
+      e.dry = (slot << 3) | kCandidateBit | flags;
     } else {
       Count(dry_counts, dry.status, +1);
       ++dry_failing;
-      e.dry = (table->Intern(dry.status) << 2) | flags;
+      e.dry = (table->Intern(dry.status) << 3) | flags;
     }
   }
   void RemoveStatus(NodeId id, std::int32_t pos) {

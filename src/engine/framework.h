@@ -57,6 +57,7 @@ struct DryRunResult {
   Status status;  // Success: `candidate` is set
   std::optional<Candidate> candidate;
   bool time_dependent = false;  // a victim without a start time counted as starting now
+  bool pdb_dependent = false;   // victims were classified against the PodDisruptionBudgets
 };
 
 struct Decision {
