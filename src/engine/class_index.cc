@@ -18,7 +18,9 @@
 namespace kpsim::engine {
 namespace {
 
-constexpr std::size_t kMaxIndexes = 8;
+// Indexes are kept per class while their memory stays within this budget; beyond it the least
+// recently used go (an entry is 16 bytes a node: 5000 nodes x 1000 classes is 80 MB).
+constexpr std::size_t kIndexBudgetBytes = std::size_t{256} << 20;
 
 }  // namespace
 
@@ -30,33 +32,50 @@ bool Framework::IndexUsable(const PodInfo& pod, const AffinityState* affinity) c
 
 Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
   ++index_clock_;
-  for (auto& index : indexes_) {
-    if (index->cls == pod.equivalence_class) {
-      index->last_used = index_clock_;
-      RefreshIndex(*index, pod);
-      return *index;
+  const auto cls = static_cast<std::size_t>(pod.equivalence_class);
+  if (indexes_.size() <= cls) indexes_.resize(cls + 1);
+  if (!status_table_) status_table_ = std::make_unique<StatusTable>();
+  std::unique_ptr<ClassIndex>& slot = indexes_[cls];
+  if (slot) {
+    slot->last_used = index_clock_;
+    RefreshIndex(*slot, pod);
+  } else {
+    auto index = std::make_unique<ClassIndex>();
+    index->table = status_table_.get();
+    index->cls = pod.equivalence_class;
+    index->last_used = index_clock_;
+    index->entries.resize(model_.nodes().size());
+    index->feasible.resize((model_.nodes().size() + 63) / 64);
+    index->pdb_generation = model_.pdb_generation();
+    for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
+      const auto node = static_cast<NodeId>(id);
+      index->AddStatus(node, model_.order_position(node),
+                       FilterWithNominated(pod, node, model_.nodes()[id].requested, nullptr, nullptr),
+                       model_.nodes()[id].generation);
     }
+    index->log_pos = model_.change_log().size();
+    slot = std::move(index);
   }
-  if (indexes_.size() >= kMaxIndexes) {
-    auto oldest = std::min_element(indexes_.begin(), indexes_.end(), [](const auto& a, const auto& b) {
-      return a->last_used < b->last_used;
-    });
-    indexes_.erase(oldest);
+  AccountIndex(*slot);
+  return *slot;
+}
+
+void Framework::AccountIndex(ClassIndex& index) {
+  index_bytes_ -= index.bytes;
+  index.bytes = index.Bytes();
+  index_bytes_ += index.bytes;
+  // Over budget: drop the least recently used indexes other than `index`.
+  while (index_bytes_ > kIndexBudgetBytes) {
+    std::unique_ptr<ClassIndex>* oldest = nullptr;
+    for (auto& other : indexes_) {
+      if (other && other.get() != &index && (oldest == nullptr || other->last_used < (*oldest)->last_used)) {
+        oldest = &other;
+      }
+    }
+    if (oldest == nullptr) break;
+    index_bytes_ -= (*oldest)->bytes;
+    oldest->reset();
   }
-  auto index = std::make_unique<ClassIndex>();
-  index->cls = pod.equivalence_class;
-  index->last_used = index_clock_;
-  index->entries.resize(model_.nodes().size());
-  index->pdb_generation = model_.pdb_generation();
-  for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
-    const auto node = static_cast<NodeId>(id);
-    index->AddStatus(node, model_.order_position(node),
-                     FilterWithNominated(pod, node, model_.nodes()[id].requested, nullptr, nullptr),
-                     model_.nodes()[id].generation);
-  }
-  index->log_pos = model_.change_log().size();
-  indexes_.push_back(std::move(index));
-  return *indexes_.back();
 }
 
 void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
@@ -72,11 +91,11 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
                     node.generation);
   }
   if (index.pdb_generation != model_.pdb_generation()) {
-    // Budgets changed: every dry run may classify its victims differently.
+    // Budgets changed: every dry run that classified victims may classify them differently.
     index.pdb_generation = model_.pdb_generation();
     for (std::size_t id = 0; id < index.entries.size(); ++id) {
       const ClassIndex::Entry& e = index.entries[id];
-      if (e.status.code() == Code::kUnschedulable && e.dry_valid) {
+      if (e.pdb_dependent() && index.table->Get(e.status).code() == Code::kUnschedulable) {
         index.RemoveDry(static_cast<NodeId>(id), model_.order_position(static_cast<NodeId>(id)));
         index.stale_dry.push_back(static_cast<NodeId>(id));
       }
@@ -89,7 +108,7 @@ void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
     // Unstarted victims count as starting now: those dry runs age with the clock.
     for (NodeId id : index.time_dependent) {
       const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
-      if (e.dry_valid && e.dry.time_dependent) {
+      if (e.time_dependent()) {
         index.RemoveDry(id, model_.order_position(id));
         index.stale_dry.push_back(id);
       }
@@ -99,9 +118,9 @@ void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
   }
   for (NodeId id : index.stale_dry) {
     ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
-    if (e.dry_valid || e.status.code() != Code::kUnschedulable) continue;
+    if (e.dry_valid() || index.table->Get(e.status).code() != Code::kUnschedulable) continue;
     index.AddDry(id, model_.order_position(id), SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
-    if (index.entries[static_cast<std::size_t>(id)].dry.time_dependent) index.time_dependent.push_back(id);
+    if (e.time_dependent()) index.time_dependent.push_back(id);
   }
   index.stale_dry.clear();
 }
@@ -127,14 +146,15 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
   };
   std::vector<std::int32_t> found;
-  found.reserve(std::min(to_find + 1, index.feasible.size() + 1));
-  auto take = [&](auto first, auto last) {
-    for (auto it = first; it != last && found.size() <= to_find; ++it) {
-      if (*it != nominated_pos) found.push_back(*it);
+  found.reserve(std::min(to_find + 1, index.feasible_count + 1));
+  auto take = [&](std::int32_t first, std::int32_t last) {  // positions in [first, last)
+    for (std::int32_t p = index.NextFeasible(first); p >= 0 && p < last && found.size() <= to_find;
+         p = index.NextFeasible(p + 1)) {
+      if (p != nominated_pos) found.push_back(p);
     }
   };
-  take(index.feasible.lower_bound(start), index.feasible.end());
-  take(index.feasible.begin(), index.feasible.lower_bound(start));
+  take(start, static_cast<std::int32_t>(n));
+  take(0, start);
   if (nominated != kNoId && nominated_status.IsSuccess()) {
     found.push_back(nominated_pos);
     std::sort(found.begin(), found.end(),
@@ -159,11 +179,12 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   std::array<int, 16> plugins = index.plugin_counts;
   std::size_t potential = index.potential;
   if (nominated_entry != nullptr) {
-    Count(counts, nominated_entry->status, -1);
+    const Status& entry_status = index.table->Get(nominated_entry->status);
+    Count(counts, entry_status, -1);
     Count(counts, nominated_status, +1);
-    --plugins[static_cast<std::size_t>(nominated_entry->status.plugin())];
+    --plugins[static_cast<std::size_t>(entry_status.plugin())];
     ++plugins[static_cast<std::size_t>(nominated_status.plugin())];
-    if (nominated_entry->status.code() == Code::kUnschedulable) --potential;
+    if (entry_status.code() == Code::kUnschedulable) --potential;
     if (nominated_status.code() == Code::kUnschedulable) ++potential;
   }
   for (std::size_t p = 0; p < plugins.size(); ++p) {
@@ -189,6 +210,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   // 2) Candidates: the class's, with the nominated node's own dry run in place of its entry.
   dry_runs_ += static_cast<std::int64_t>(potential);
   RefreshDryRuns(index, pod);
+  AccountIndex(index);
   std::optional<DryRunResult> nominated_dry;
   if (nominated != kNoId && nominated_status.code() == Code::kUnschedulable) {
     nominated_dry = SelectVictimsOnNode(pod, nominated, nullptr, nullptr, &pod);
@@ -196,8 +218,8 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   const Candidate* best = nullptr;
   for (const CandidateKey& key : index.candidates) {
     if (key.pos == nominated_pos) continue;
-    best = &*index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]
-                 .dry.candidate;
+    best = &index.CandidateOf(
+        index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]);
     break;
   }
   if (nominated_dry && nominated_dry->candidate &&
@@ -208,8 +230,8 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   if (best == nullptr) {
     std::vector<int> dry = index.dry_counts;
     std::size_t dry_failing = index.dry_failing;
-    if (nominated_entry != nullptr && nominated_entry->dry_valid && !nominated_entry->dry.candidate) {
-      Count(dry, nominated_entry->dry.status, -1);
+    if (nominated_entry != nullptr && nominated_entry->dry_valid() && !nominated_entry->has_candidate()) {
+      Count(dry, index.DryStatusOf(*nominated_entry), -1);
       --dry_failing;
     }
     if (nominated_dry && !nominated_dry->candidate) {

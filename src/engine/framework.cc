@@ -385,6 +385,21 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
           std::min(node.min_victim_priority, model_.pods()[static_cast<std::size_t>(id)].victim_priority);
     }
   }
+  if (node.min_victim_priority < pod.priority && trace == nullptr && affinity == nullptr &&
+      model_.bound_pods_in_all_units() == 0) {
+    // Every victim is one pod of this node: whether the pod fits with all of them gone (step 3)
+    // needs no units; most dry runs end there.
+    ResourceList without = node.requested;
+    for (PodId id : node.pods) {
+      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(id)];
+      if (victim.victim_priority < pod.priority) without -= victim.request;
+    }
+    Status fits = FilterWithNominated(pod, node_id, without, nullptr, exclude);
+    if (!fits.IsSuccess()) {
+      result.status = fits;
+      return result;
+    }
+  }
   std::vector<VictimUnit> units;
   std::vector<std::int32_t> seen_groups;
   if (node.min_victim_priority < pod.priority) {
@@ -421,6 +436,7 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
   std::sort(units.begin(), units.end(),
             [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
   ClassifyPdbViolations(units);
+  result.pdb_dependent = true;
   // 6) Reprieve: PDB-violating victims first, then the rest, most important first.
   Candidate candidate;
   candidate.node = node_id;

@@ -21,6 +21,8 @@
 
 namespace kpsim::engine {
 
+class StatusTable;
+
 // A preemption victim pod as the dry run found it.
 struct Victim {
   PodId pod = kNoId;
@@ -55,6 +57,7 @@ struct DryRunResult {
   Status status;  // Success: `candidate` is set
   std::optional<Candidate> candidate;
   bool time_dependent = false;  // a victim without a start time counted as starting now
+  bool pdb_dependent = false;   // victims were classified against the PodDisruptionBudgets
 };
 
 struct Decision {
@@ -204,7 +207,10 @@ class Framework {
     DryRunResult result;
   };
   std::vector<FilterCacheEntry> filter_cache_;
-  std::vector<std::unique_ptr<ClassIndex>> indexes_;  // most recently used last
+  void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
+  std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none
+  std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses
+  std::size_t index_bytes_ = 0;
   std::uint64_t index_clock_ = 0;
   std::vector<Status> statuses_;             // per-cycle filter statuses, reused
   mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
