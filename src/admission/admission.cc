@@ -30,14 +30,7 @@ using admission::AdmitPriorityClass;
 
 constexpr std::string_view kDefaultNamespace = "default";
 
-// FNV-1a, 64 bit: a stable hash (std::hash is not specified across implementations).
-std::uint64_t Fnv1a(std::string_view data, std::uint64_t h = 14695981039346656037ULL) {
-  for (const char c : data) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
+using admission::Fnv1a;
 
 // Whether `object.value` holds the alternative `object.kind` promises.
 bool KindMatchesValue(const Object& object) {

@@ -18,6 +18,16 @@
 
 namespace kpsim::admission {
 
+// FNV-1a, 64 bit: a stable hash for seeding generated names (std::hash is not specified across
+// implementations).
+inline std::uint64_t Fnv1a(std::string_view data, std::uint64_t h = 14695981039346656037ULL) {
+  for (const char c : data) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
 // The two classes the API server creates at start (spec rule 1.3), system-cluster-critical first.
 std::vector<PriorityClass> BuiltInPriorityClasses();
 

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "admission/admitters.h"
 #include "kpsim/admission.h"
 
 namespace kpsim {
@@ -30,13 +31,6 @@ constexpr std::size_t kMaxCreatedPods = 500000;
 // Kubernetes' name-suffix alphabet (k8s.io/apimachinery/pkg/util/rand), as the engine uses.
 constexpr std::string_view kSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
-std::uint64_t Fnv1a64(std::string_view data, std::uint64_t h = 14695981039346656037ULL) {
-  for (const char c : data) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 std::uint32_t Fnv1a32(std::string_view data) {
   std::uint32_t h = 2166136261U;
@@ -282,7 +276,7 @@ class Expander {
     outcome.source = w.source;
     const std::string ns = EffectiveNamespace(w.meta);
     Workload named = w;
-    SuffixGenerator rng(seed_ ^ Fnv1a64(fmt::format("{}/{}/{}/{}", WorkloadKindName(w.kind), ns,
+    SuffixGenerator rng(seed_ ^ admission::Fnv1a(fmt::format("{}/{}/{}/{}", WorkloadKindName(w.kind), ns,
                                                     w.meta.name, w.meta.generate_name)));
     if (named.meta.name.empty()) named.meta.name = w.meta.generate_name + rng.Next();
     outcome.name = ns + "/" + named.meta.name;
