@@ -7,18 +7,12 @@
 #include <string_view>
 
 #include "kpsim/io.h"
+#include "reader_test_util.h"
 
 namespace kpsim::io {
 namespace {
 
-// Decodes a one-document YAML text expected to yield exactly one decode error.
-DecodeError OnlyError(std::string_view text, const std::string& file = "c.yaml") {
-  const ReadResult r = ReadManifestText(text, file);
-  EXPECT_TRUE(r.objects.empty());
-  EXPECT_TRUE(r.file_errors.empty());
-  EXPECT_EQ(r.errors.size(), 1u);
-  return r.errors.empty() ? DecodeError{} : r.errors[0];
-}
+using testing_util::OnlyError;
 
 TEST(ReaderErrorTest, BadQuantityNamesFileLineDocumentObjectAndField) {
   // Setup: the bad cpu is on line 14 of document 3.

@@ -13,13 +13,7 @@ namespace kpsim::io {
 namespace {
 
 using testing_util::Only;
-
-DecodeError OnlyError(std::string_view text) {
-  const ReadResult r = ReadManifestText(text, "c.yaml");
-  EXPECT_TRUE(r.objects.empty());
-  EXPECT_EQ(r.errors.size(), 1u);
-  return r.errors.empty() ? DecodeError{} : r.errors[0];
-}
+using testing_util::OnlyError;
 
 TEST(ReaderRefusalTest, NegativeRequestIsRefused) {
   const DecodeError e = OnlyError(R"(kind: Pod
