@@ -20,6 +20,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "fmt/format.h"
@@ -54,6 +55,23 @@ std::optional<ObjectKind> ModeledKind(std::string_view kind, std::string_view ap
   if (kind == "PodGroup" && IsWorkloadApiVersion(api_version)) return ObjectKind::kPodGroup;
   if (kind == "CompositePodGroup" && IsWorkloadApiVersion(api_version)) {
     return ObjectKind::kCompositePodGroup;
+  }
+  return std::nullopt;
+}
+
+// API versions Kubernetes has stopped serving whose objects kpsim still reads, as the version
+// that replaced them: the fields kpsim reads have the same shape in both.
+struct RemovedApiVersion {
+  std::string_view replacement;
+  std::string_view removed_in;
+};
+std::optional<RemovedApiVersion> RemovedVersion(ObjectKind kind, std::string_view api_version) {
+  if (kind == ObjectKind::kPodDisruptionBudget && api_version == "policy/v1beta1") {
+    return RemovedApiVersion{"policy/v1", "v1.25"};
+  }
+  if (kind == ObjectKind::kPriorityClass &&
+      (api_version == "scheduling.k8s.io/v1beta1" || api_version == "scheduling.k8s.io/v1alpha1")) {
+    return RemovedApiVersion{"scheduling.k8s.io/v1", "v1.22"};
   }
   return std::nullopt;
 }
@@ -581,7 +599,33 @@ class TextReader {
                      fmt::format("internal decoding error: {}", e.what()));
       return;
     }
+    if (const std::optional<RemovedApiVersion> removed = RemovedVersion(*modeled, api_version)) {
+      WarnRemovedApiVersion(origin, object, api_version, *removed);
+    }
     out_.objects.push_back(std::move(object));
+  }
+
+  // An object at an API version the API server no longer serves (`RemovedVersion`): read as
+  // the replacement version, and said so.
+  void WarnRemovedApiVersion(const Origin& origin, const Object& object,
+                             std::string_view api_version, const RemovedApiVersion& removed) {
+    std::string message = fmt::format(
+        "apiVersion {} was removed in Kubernetes {} (use {}); read as {}, whose fields it shares",
+        api_version, removed.removed_in, removed.replacement, removed.replacement);
+    if (const auto* pdb = std::get_if<PodDisruptionBudget>(&object.value)) {
+      if (pdb->selector && pdb->selector->IsEmpty()) {
+        // policy/v1beta1 matched no pod with `selector: {}`, policy/v1 matches every pod of the
+        // namespace (the disruption controller and eviction API); kube-scheduler's
+        // filterPodsWithPDBViolation skips a nil or empty selector in both, so preemption is the
+        // same either way.
+        message +=
+            ". Its empty selector matched no pods in policy/v1beta1 and matches every pod of the "
+            "namespace in policy/v1; kube-scheduler's preemption ignores a PDB with an empty "
+            "selector in both, so kpsim's decisions do not change";
+      }
+    }
+    AddWarning(origin, fmt::format("{} {}", ObjectKindName(object.kind), object.DisplayName()),
+               "RemovedAPIVersion", std::move(message));
   }
 
   // Decodes a Deployment, ReplicaSet, StatefulSet, DaemonSet or Job into `out_.workloads`,

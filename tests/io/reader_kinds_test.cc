@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "io/reader_test_util.h"
 #include "kpsim/io.h"
@@ -358,6 +361,86 @@ TEST(ReaderTest, JsonObjectDecodesLikeYaml) {
   EXPECT_EQ(p.spec.tolerations[0].toleration_seconds, 3);
   EXPECT_EQ(r.objects[0].source.line, 0);
   EXPECT_EQ(r.objects[0].source.document, 0);
+}
+
+}  // namespace
+}  // namespace kpsim::io
+
+namespace kpsim::io {
+namespace {
+
+// --- removed API versions ------------------------------------------------------------------
+
+std::vector<std::string> WarningLines(const ReadResult& r) {
+  std::vector<std::string> out;
+  for (const Warning& w : r.warnings) out.push_back(WarningText(w));
+  return out;
+}
+
+TEST(ReaderRemovedApiVersionTest, PolicyV1beta1PdbIsReadAsPolicyV1AndWarned) {
+  // Setup: a v1 PDB and a policy/v1beta1 one (removed in v1.25) in the second document.
+  // Expect: both read with the same fields; one RemovedAPIVersion warning naming the file, line,
+  // document, object, the old version and its replacement.
+  const ReadResult r = ReadManifestText(R"(apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: new, namespace: prod}
+spec: {minAvailable: 1, selector: {matchLabels: {app: api}}}
+---
+apiVersion: policy/v1beta1
+kind: PodDisruptionBudget
+metadata: {name: old, namespace: prod}
+spec: {minAvailable: 1, selector: {matchLabels: {app: api}}}
+status: {disruptionsAllowed: 2}
+)",
+                                        "pdbs.yaml");
+  ASSERT_EQ(r.objects.size(), 2u);
+  const auto& v1 = std::get<PodDisruptionBudget>(r.objects[0].value);
+  const auto& beta = std::get<PodDisruptionBudget>(r.objects[1].value);
+  EXPECT_EQ(beta.selector, v1.selector);
+  EXPECT_EQ(beta.min_available, v1.min_available);
+  EXPECT_EQ(beta.disruptions_allowed, std::optional<std::int32_t>(2));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].code, "RemovedAPIVersion");
+  EXPECT_EQ(WarningLines(r)[0],
+            "pdbs.yaml:6 (document 2): PodDisruptionBudget prod/old: apiVersion policy/v1beta1 "
+            "was removed in Kubernetes v1.25 (use policy/v1); read as policy/v1, whose fields it "
+            "shares [RemovedAPIVersion]");
+}
+
+TEST(ReaderRemovedApiVersionTest, EmptySelectorDifferenceIsNamedInTheWarning) {
+  // policy/v1beta1 `selector: {}` matched nothing, policy/v1 matches the namespace; the
+  // scheduler ignores an empty selector in both, and the warning says so.
+  const ReadResult r = ReadManifestText(
+      "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: all}\n"
+      "spec: {maxUnavailable: 0, selector: {}}\n",
+      "pdb.yaml");
+  ASSERT_EQ(r.objects.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].message.find("empty selector matched no pods in policy/v1beta1 and "
+                                       "matches every pod of the namespace in policy/v1"),
+            std::string::npos)
+      << r.warnings[0].message;
+  EXPECT_EQ(r.warnings[0].object, "PodDisruptionBudget default/all");
+}
+
+TEST(ReaderRemovedApiVersionTest, RemovedPriorityClassVersionsAreWarnedCurrentOnesAreNot) {
+  const ReadResult r = ReadManifestText(R"({"kind": "List", "apiVersion": "v1", "items": [
+  {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "a"}, "value": 1},
+  {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PriorityClass", "metadata": {"name": "b"}, "value": 2},
+  {"apiVersion": "scheduling.k8s.io/v1alpha1", "kind": "PriorityClass", "metadata": {"name": "c"}, "value": 3}]})",
+                                        "classes.json");
+  ASSERT_EQ(r.objects.size(), 3u);
+  EXPECT_EQ(std::get<PriorityClass>(r.objects[2].value).value, 3);
+  const std::vector<std::string> lines = WarningLines(r);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0],
+            "classes.json (item 2): PriorityClass b: apiVersion scheduling.k8s.io/v1beta1 was "
+            "removed in Kubernetes v1.22 (use scheduling.k8s.io/v1); read as "
+            "scheduling.k8s.io/v1, whose fields it shares [RemovedAPIVersion]");
+  EXPECT_NE(lines[1].find("classes.json (item 3): PriorityClass c: apiVersion "
+                          "scheduling.k8s.io/v1alpha1 was removed in Kubernetes v1.22"),
+            std::string::npos)
+      << lines[1];
 }
 
 }  // namespace
