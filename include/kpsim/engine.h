@@ -121,6 +121,9 @@ struct PodOutcome {
   std::string pod_group;       // "ns/name" of its PodGroup, if any
   std::optional<SimTime> scheduled_at;
   std::optional<SimTime> deleted_at;
+  // The reason of a pending pod's PodScheduled condition when it is not the scheduler's
+  // (kubectl's STATUS): "SchedulingGated" while spec.schedulingGates is not empty; else empty.
+  std::string condition;
 };
 
 struct NodeOutcome {

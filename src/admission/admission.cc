@@ -278,12 +278,9 @@ class Admitter {
       if (count == 0) continue;
       const auto f = static_cast<UnmodeledField>(field);
       const PodOrigin& origin = *first[static_cast<std::size_t>(field)];
-      const std::string consequence =
-          f == UnmodeledField::kSchedulingGates
-              ? "kpsim schedules them as if ungated"
-              : fmt::format("kpsim does not run {}, so they are scheduled as if the field were "
-                            "absent",
-                            UnmodeledFieldPlugin(f));
+      const std::string consequence = fmt::format(
+          "kpsim does not run {}, so they are scheduled as if the field were absent",
+          UnmodeledFieldPlugin(f));
       AddWarning(origin.source, "Pod " + origin.name, "NotModelled",
                  count == 1 ? fmt::format("uses {}: {}", UnmodeledFieldName(f), consequence)
                             : fmt::format("the first of {} pods that use {}: {}", count,

@@ -148,9 +148,28 @@ Expected<Pod> AdmitPodUpdate(Pod pod, const Pod& old) {
                                                  "except its tolerationSeconds")}));
     }
   }
-  // 3) Munge the updatable fields, then the rest must be equal.
+  // 3) Scheduling gates may only be removed (validateOnlyDeletedSchedulingGates), and stay valid.
+  {
+    FieldErrors errors;
+    ValidateSchedulingGates(spec.scheduling_gates, &errors);
+    for (std::size_t i = 0; i < spec.scheduling_gates.size(); ++i) {
+      const std::string& gate = spec.scheduling_gates[i];
+      if (std::find(old.spec.scheduling_gates.begin(), old.spec.scheduling_gates.end(), gate) ==
+          old.spec.scheduling_gates.end()) {
+        errors.push_back(Forbidden(
+            fmt::format("spec.schedulingGates[{}].name", i),
+            fmt::format("only deletion is allowed, but found new scheduling gate '{}'", gate)));
+      }
+    }
+    if (!errors.empty()) {
+      return MakeError(ErrorCode::kInvalidArgument,
+                       InvalidMessage(QualifiedKind(ObjectKind::kPod), pod.meta.name, errors));
+    }
+  }
+  // 4) Munge the updatable fields, then the rest must be equal.
   PodSpec munged = spec;
   munged.tolerations = old.spec.tolerations;
+  munged.scheduling_gates = old.spec.scheduling_gates;
   const auto& old_grace = old.spec.termination_grace_period_seconds;
   if (old_grace.has_value() && *old_grace < 0 && munged.termination_grace_period_seconds == 1) {
     munged.termination_grace_period_seconds = old_grace;
@@ -182,6 +201,12 @@ Expected<Pod> DefaultAndValidateCreated(Pod pod) {
   }
   FieldErrors errors;
   ValidateObjectMeta(pod.meta, /*namespaced=*/true, NameRule::kDnsSubdomain, &errors);
+  // ValidatePodSpec's validateSchedulingGates, then ValidatePodCreate's nodeName rule.
+  ValidateSchedulingGates(pod.spec.scheduling_gates, &errors);
+  if (!pod.spec.node_name.empty() && !pod.spec.scheduling_gates.empty()) {
+    errors.push_back(
+        Forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+  }
   if (!errors.empty()) {
     return MakeError(ErrorCode::kInvalidArgument,
                      InvalidMessage(QualifiedKind(ObjectKind::kPod), pod.meta.name, errors));

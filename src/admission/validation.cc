@@ -33,6 +33,8 @@ std::string_view TypeName(FieldErrorType type) {
       return "Unsupported value";
     case FieldErrorType::kTooMany:
       return "Too many";
+    case FieldErrorType::kDuplicate:
+      return "Duplicate value";
   }
   return "Invalid value";
 }
@@ -101,6 +103,10 @@ FieldError Required(std::string field, std::string detail) {
 
 FieldError Forbidden(std::string field, std::string detail) {
   return FieldError{std::move(field), FieldErrorType::kForbidden, "", std::move(detail)};
+}
+
+FieldError Duplicate(std::string field, std::string_view value) {
+  return FieldError{std::move(field), FieldErrorType::kDuplicate, GoQuote(value), ""};
 }
 
 FieldError Invalid(std::string field, std::string rendered_value, std::string detail) {
@@ -284,6 +290,69 @@ void ValidateObjectMeta(const ObjectMeta& meta, bool namespaced, NameRule name_r
     for (std::string& msg : IsDns1123Label(meta.namespace_)) {
       errors->push_back(Invalid("metadata.namespace", GoQuote(meta.namespace_), std::move(msg)));
     }
+  }
+}
+
+namespace {
+
+constexpr std::string_view kQualifiedNameErrMsg =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character";
+constexpr std::string_view kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+constexpr std::size_t kQualifiedNameMaxLength = 63;
+
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Matches `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]` against the whole of `s`.
+bool MatchesQualifiedNamePart(std::string_view s) {
+  if (s.empty() || !IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return IsAlnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+std::string QualifiedNameRegexError() {
+  return RegexError(kQualifiedNameErrMsg, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"});
+}
+
+}  // namespace
+
+std::vector<std::string> IsQualifiedName(std::string_view value) {
+  std::vector<std::string> errs;
+  std::string_view name = value;
+  const std::size_t slash = value.find('/');
+  if (slash != std::string_view::npos) {
+    if (value.find('/', slash + 1) != std::string_view::npos) {
+      errs.push_back("a qualified name " + QualifiedNameRegexError() +
+                     " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+      return errs;
+    }
+    const std::string_view prefix = value.substr(0, slash);
+    name = value.substr(slash + 1);
+    if (prefix.empty()) {
+      errs.push_back("prefix part must be non-empty");
+    } else {
+      for (const std::string& msg : IsDns1123Subdomain(prefix)) errs.push_back("prefix part " + msg);
+    }
+  }
+  if (name.empty()) {
+    errs.push_back("name part must be non-empty");
+  } else if (name.size() > kQualifiedNameMaxLength) {
+    errs.push_back("name part " + MaxLenError(kQualifiedNameMaxLength));
+  }
+  if (!MatchesQualifiedNamePart(name)) errs.push_back("name part " + QualifiedNameRegexError());
+  return errs;
+}
+
+void ValidateSchedulingGates(const std::vector<std::string>& gates, FieldErrors* errors) {
+  std::set<std::string_view> seen;
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    const std::string field = fmt::format("spec.schedulingGates[{}]", i);
+    for (std::string& msg : IsQualifiedName(gates[i])) {
+      errors->push_back(Invalid(field, GoQuote(gates[i]), std::move(msg)));
+    }
+    if (!seen.insert(gates[i]).second) errors->push_back(Duplicate(field, gates[i]));
   }
 }
 

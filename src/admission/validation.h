@@ -19,6 +19,7 @@ enum class FieldErrorType : std::uint8_t {
   kInvalid,       // "Invalid value"
   kNotSupported,  // "Unsupported value"
   kTooMany,       // "Too many"
+  kDuplicate,     // "Duplicate value"
 };
 
 // One `field.Error`. `bad_value` is already rendered the way Go renders it (`%q` for strings,
@@ -43,6 +44,9 @@ FieldError NotSupported(std::string field, std::string_view value,
                         const std::vector<std::string_view>& valid_values);
 // Mirrors `field.TooMany`.
 FieldError TooMany(std::string field, std::int64_t actual, std::int64_t max);
+
+// Mirrors `field.Duplicate` (the value rendered with %q).
+FieldError Duplicate(std::string field, std::string_view value);
 
 // Go's `%q` for a string: double-quoted, with `"`, `\` and control characters escaped.
 std::string GoQuote(std::string_view s);
@@ -69,6 +73,13 @@ std::string_view QualifiedResource(ObjectKind kind);
 std::vector<std::string> IsDns1123Subdomain(std::string_view value);
 // Mirrors `validation.IsDNS1123Label`: the messages, empty when valid.
 std::vector<std::string> IsDns1123Label(std::string_view value);
+
+// Mirrors `validation.IsQualifiedName` (label keys, scheduling gate names): the messages, empty
+// when valid.
+std::vector<std::string> IsQualifiedName(std::string_view value);
+
+// Mirrors `validateSchedulingGates` (ValidatePodSpec): each name a qualified name, no duplicates.
+void ValidateSchedulingGates(const std::vector<std::string>& gates, FieldErrors* errors);
 
 enum class NameRule : std::uint8_t { kDnsSubdomain, kDnsLabel };
 

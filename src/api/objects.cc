@@ -46,8 +46,6 @@ bool IsClusterScoped(ObjectKind kind) {
 
 std::string_view UnmodeledFieldName(UnmodeledField field) {
   switch (field) {
-    case UnmodeledField::kSchedulingGates:
-      return "spec.schedulingGates";
     case UnmodeledField::kHostPorts:
       return "host ports (hostPort, hostNetwork)";
     case UnmodeledField::kVolumes:
@@ -64,8 +62,6 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
 
 std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
   switch (field) {
-    case UnmodeledField::kSchedulingGates:
-      return "SchedulingGates";
     case UnmodeledField::kHostPorts:
       return "NodePorts";
     case UnmodeledField::kVolumes:

@@ -3,7 +3,11 @@
 #include "kpsim/engine.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "book/book.h"
 #include "engine/scheduler.h"
@@ -33,12 +37,42 @@ WallTime ResolveOrigin(const ClusterState& state, const EngineOptions& options) 
   return WallTime{};
 }
 
+// The book's model has no scheduling queue gates: its pods with spec.schedulingGates are
+// scheduled as if ungated, and said so once with the pods counted.
+std::optional<Warning> BookGatesWarning(const ClusterState& state) {
+  int gated = 0;
+  const Pod* first = nullptr;
+  for (const Pod& pod : state.pods) {
+    if (pod.spec.scheduling_gates.empty()) continue;
+    if (gated++ == 0) first = &pod;
+  }
+  if (first == nullptr) return std::nullopt;
+  Warning warning;
+  warning.code = "IgnoredByProfile";
+  warning.object = "Pod " + (first->meta.namespace_.empty() ? std::string("default")
+                                                             : first->meta.namespace_) +
+                   "/" + first->meta.name;
+  warning.message = fmt::format(
+      "{} spec.schedulingGates: the book profile has no scheduling gates (its model "
+      "queues every pod), so it schedules {} as if ungated; --profile default keeps gated pods "
+      "pending (SchedulingGated)",
+      gated == 1 ? std::string("uses") : fmt::format("the first of {} pods that use", gated),
+      gated == 1 ? "it" : "them");
+  return warning;
+}
+
 }  // namespace
 
 SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
   EngineOptions resolved = options;
   resolved.origin = ResolveOrigin(state, options);
-  if (resolved.profile == Profile::kBook) return book::Simulate(state, resolved);
+  if (resolved.profile == Profile::kBook) {
+    SimulationResult result = book::Simulate(state, resolved);
+    if (std::optional<Warning> gates = BookGatesWarning(state)) {
+      result.warnings.push_back(std::move(*gates));
+    }
+    return result;
+  }
   return engine::Simulate(state, resolved);
 }
 
@@ -48,6 +82,9 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
   resolved.origin = ResolveOrigin(state, options);
   if (resolved.profile == Profile::kBook) {
     Expected<ExplainResult> explained = book::Explain(state, resolved, pod);
+    if (std::optional<Warning> gates = BookGatesWarning(state); gates && explained.ok()) {
+      explained->warnings.push_back(std::move(*gates));
+    }
     if (explained.ok() && resolved.arrival == Arrival::kSequential) {
       // The chapter's explain table is of the state at time 0 only.
       Warning warning;

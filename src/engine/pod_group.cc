@@ -22,7 +22,9 @@ std::vector<PodId> Framework::PendingMembers(std::int32_t root) const {
   for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(root)].leaves) {
     for (PodId id : model_.groups()[static_cast<std::size_t>(leaf)].members) {
       const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
-      if (p.state == PodState::kPending && p.node == kNoId && !p.pod.meta.deletion_timestamp) {
+      // A gated member is not in the queue (SchedulingGates PreEnqueue): not pending for the group.
+      if (p.state == PodState::kPending && p.node == kNoId && !p.pod.meta.deletion_timestamp &&
+          p.pod.spec.scheduling_gates.empty()) {
         out.push_back(id);
       }
     }

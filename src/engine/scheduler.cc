@@ -222,6 +222,15 @@ void Simulator::Enqueue(PodId pod_id) {
     pod.last_failure = fmt::format("schedulerName {} is not served by this profile", scheduler);
     return;
   }
+  if (const std::vector<std::string>& gates = pod.pod.spec.scheduling_gates; !gates.empty()) {
+    // SchedulingGates.PreEnqueue: UnschedulableAndUnresolvable "waiting for scheduling gates:
+    // %v"; the pod never reaches activeQ (no attempt, no FailedScheduling event, never a
+    // preemptor). Gates are only removed by an update, which a run does not make.
+    std::string names;
+    for (const std::string& gate : gates) names += (names.empty() ? "" : " ") + gate;
+    pod.last_failure = fmt::format("waiting for scheduling gates: [{}]", names);
+    return;
+  }
   pod.in_queue = true;
   if (pod.group != kNoId) {
     queue_.Activate(GroupEntity(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
@@ -523,6 +532,9 @@ SimulationResult Simulator::Collect() {
         out.reason = pod.in_queue ? "not attempted before the run ended" : "not scheduled";
       }
     }
+    if (pod.state == PodState::kPending && !pod.pod.spec.scheduling_gates.empty()) {
+      out.condition = "SchedulingGated";
+    }
     if (pod.replacement_of != kNoId) {
       out.replacement_of = model_.pods()[static_cast<std::size_t>(pod.replacement_of)].key;
     }
@@ -688,6 +700,18 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
     return MakeError(ErrorCode::kNotFound, fmt::format("pod {} not found in the input", key));
   }
   const PodInfo& info = model.pods()[static_cast<std::size_t>(*id)];
+  if (info.state == PodState::kPending && !info.pod.spec.scheduling_gates.empty()) {
+    // SchedulingGates.PreEnqueue keeps it out of the queue: there is no cycle to explain.
+    std::string names;
+    for (const std::string& gate : info.pod.spec.scheduling_gates) {
+      names += (names.empty() ? "" : " ") + gate;
+    }
+    return MakeError(ErrorCode::kFailedPrecondition,
+                     fmt::format("pod {} is SchedulingGated (waiting for scheduling gates: [{}]): "
+                                 "kube-scheduler makes no attempt for it until its gates are "
+                                 "removed",
+                                 key, names));
+  }
   if (info.group != kNoId && info.state == PodState::kPending) {
     // Scheduled through its group: explain the group's cycle.
     Framework framework(model, options);

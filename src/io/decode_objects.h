@@ -602,7 +602,13 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
                          *spec.termination_grace_period_seconds, kMaxGracePeriodSeconds));
       }
     } else if (key == "schedulingGates") {
-      if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kSchedulingGates);
+      Items(c, cp, [&](const V& gate, const Path& gp) {
+        std::string name;
+        Fields(gate, gp, [&](std::string_view k, const V& f, const Path& fp) {
+          if (k == "name") name = Str(f, fp);
+        });
+        spec.scheduling_gates.push_back(std::move(name));
+      });
     } else if (key == "topologySpreadConstraints") {
       if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kTopologySpread);
     } else if (key == "resourceClaims") {

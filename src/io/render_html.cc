@@ -367,7 +367,9 @@ std::string SimulationBody(const Json& data) {
     }
     const auto by = preempted_by.find(name);
     pod_table.Row(
-        {PodRef(name), Esc(Text(p, "priority")), StateBadge(Text(p, "state")),
+        {PodRef(name), Esc(Text(p, "priority")),
+         StateBadge(Text(p, "state")) +
+             (Text(p, "condition").empty() ? "" : " " + Badge("state-pending", Text(p, "condition"))),
          Dash(Text(p, "node")), Dash(Text(p, "nominatedNode")), Dash(Seconds(p, "scheduledAt")),
          Dash(Seconds(p, "deletedAt")), by == preempted_by.end() ? "–" : by->second,
          Dash(Text(p, "podGroup")), note.empty() ? "–" : note},

@@ -52,6 +52,7 @@ Json PodJson(const PodOutcome& p) {
   out["node"] = render::StringOrNull(p.node);
   out["nominatedNode"] = render::StringOrNull(p.nominated_node);
   if (p.state == PodState::kPending || !p.reason.empty()) out["reason"] = p.reason;
+  if (!p.condition.empty()) out["condition"] = p.condition;
   if (!p.replacement_of.empty()) out["replacementOf"] = p.replacement_of;
   if (!p.pod_group.empty()) out["podGroup"] = p.pod_group;
   if (p.scheduled_at.has_value()) out["scheduledAt"] = render::SecondsJson(*p.scheduled_at);
@@ -260,7 +261,8 @@ class TextWriter {
     out_ += "\nPending pods:\n";
     if (pending.empty()) out_ += "  (none)\n";
     for (const PodOutcome* p : pending) {
-      out_ += fmt::format("  {} (priority {})", p->pod, p->priority);
+      out_ += fmt::format("  {} (priority {}{})", p->pod, p->priority,
+                          p->condition.empty() ? "" : ", " + p->condition);
       if (!p->nominated_node.empty()) out_ += fmt::format(", nominated to {}", p->nominated_node);
       out_ += p->reason.empty() ? "\n" : ": " + p->reason + "\n";
     }

@@ -92,7 +92,8 @@ spec:
     ports: [{containerPort: 80, hostPort: 8080}]
 )",
                                              "c.yaml"));
-  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kSchedulingGates));
+  // schedulingGates is modelled (SchedulingGates PreEnqueue): decoded, not noted.
+  EXPECT_EQ(pod.spec.scheduling_gates, (std::vector<std::string>{"wait"}));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kTopologySpread));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kVolumes));

@@ -91,6 +91,10 @@ class PodBuilder {
     pod_.spec.tolerations.push_back(std::move(t));
     return *this;
   }
+  PodBuilder& SchedulingGate(std::string name) {
+    pod_.spec.scheduling_gates.push_back(std::move(name));
+    return *this;
+  }
   PodBuilder& GracePeriod(std::int64_t seconds) {
     pod_.spec.termination_grace_period_seconds = seconds;
     return *this;

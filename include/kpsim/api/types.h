@@ -256,14 +256,13 @@ struct PodCondition {
 // Pod fields that kube-scheduler plugins read and kpsim does not model: the decoder notes them
 // (a bit each in `PodSpec::unmodeled`) so the run can say how many pods use each.
 enum class UnmodeledField : std::uint8_t {
-  kSchedulingGates,    // spec.schedulingGates (SchedulingGates PreEnqueue)
   kHostPorts,          // containers[].ports[].hostPort, or hostNetwork (NodePorts)
   kVolumes,            // PVC, ephemeral, CSI and cloud-disk volumes (Volume* plugins)
   kTopologySpread,     // spec.topologySpreadConstraints (PodTopologySpread)
   kPreferredAffinity,  // preferredDuringScheduling... affinity terms (scores only)
   kResourceClaims,     // spec.resourceClaims (DynamicResources)
 };
-inline constexpr int kUnmodeledFieldCount = 6;
+inline constexpr int kUnmodeledFieldCount = 5;
 // The field as a person reads it in a manifest, and the kube-scheduler plugin that reads it.
 std::string_view UnmodeledFieldName(UnmodeledField field);
 std::string_view UnmodeledFieldPlugin(UnmodeledField field);
@@ -283,6 +282,9 @@ struct PodSpec {
   // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
   ResourceList requests;
   std::optional<SchedulingGroup> scheduling_group;
+  // spec.schedulingGates[].name, in order: while any is left the SchedulingGates PreEnqueue
+  // plugin keeps the pod out of the scheduling queue.
+  std::vector<std::string> scheduling_gates;
   // Bit `1 << UnmodeledField` set when the manifest uses that field (see `UnmodeledField`).
   std::uint32_t unmodeled = 0;
   bool Uses(UnmodeledField field) const {
