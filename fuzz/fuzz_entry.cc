@@ -67,10 +67,8 @@ int RunOneInput(const std::uint8_t* data, std::size_t size) {
       pods * (nodes == 0 ? 1 : nodes) > kMaxPodNodeProduct) {
     return 0;
   }
-  // Open finding F1 (/work/wt/FUZZ_FINDINGS.md, fuzz/regressions/open/no-nodes-*): pods with no
-  // nodes make Simulate grow without bound (issue 7). Skipped so the fuzzer gets past it; delete
-  // this guard once the engine ends such a run at once, and move the reproducers up a directory.
-  if (pods > 0 && nodes == 0) return 0;
+  // Pods with no nodes are run too: the engine ends such a run at once, every pod pending
+  // ("0/0 nodes are available"; finding F1, fuzz/regressions/no-nodes-*).
 
   for (const Profile profile : {Profile::kDefault, Profile::kBook}) {
     EngineOptions options;
