@@ -81,17 +81,17 @@ std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionR
   std::vector<RejectedLine> lines;
   if (read != nullptr) {
     for (const DecodeError& e : read->errors) {
-      lines.push_back({e.kind, e.name, e.source.ToString(), e.message});
+      lines.push_back({e.kind, e.name, e.source.ToString(), e.message, /*located=*/true});
     }
     for (const Error& e : read->file_errors) {
-      lines.push_back({"", "", FileErrorSource(e), e.ToString()});
+      lines.push_back({"", "", FileErrorSource(e), e.ToString(), /*located=*/!e.file.empty()});
     }
   }
   if (admission != nullptr) {
     for (const AdmissionOutcome& o : admission->outcomes) {
       if (o.admitted) continue;
       lines.push_back({std::string(ObjectKindName(o.kind)), o.name, o.source.ToString(),
-                       o.message});
+                       o.message, /*located=*/false});
     }
   }
   return lines;

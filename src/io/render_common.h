@@ -54,6 +54,9 @@ struct RejectedLine {
   std::string name;
   std::string source;
   std::string message;
+  // The reader's errors are self-contained: `message` already starts with the file and place
+  // (and names the object), so text output prints it alone rather than naming the file twice.
+  bool located = false;
 };
 std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionResult* admission);
 

@@ -273,6 +273,10 @@ class TextWriter {
     if (!rejected.empty()) {
       out_ += "\nRejected objects:\n";
       for (const auto& r : rejected) {
+        if (r.located) {
+          out_ += fmt::format("  {}\n", r.message);
+          continue;
+        }
         const std::string what = r.kind.empty() ? r.source : fmt::format("{} {}", r.kind, r.name);
         out_ += fmt::format("  {}{}: {}\n", what,
                             r.kind.empty() || r.source.empty() ? "" : " [" + r.source + "]",

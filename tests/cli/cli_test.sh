@@ -480,5 +480,44 @@ suggests "no near flag" 'unknown flag --zzzzzz for simulate (see kpsim simulate 
 usage "--until value -5s is a value, not a flag" simulate --until -5s "$EX/cascade.yaml"
 if grep -q "negative" "$WORK/err"; then ok "--until -5s reaches the duration check"; else fail "--until -5s treated as a flag"; fi
 
+# --- each text line names its file once ---------------------------------------------------------
+# A YAML syntax error, an object the decoder refuses, one admission rejects, a skipped file and a
+# RemovedAPIVersion warning, in validate's and simulate's text output and on stderr.
+DUP="$WORK/dup"
+mkdir -p "$DUP/dir"
+printf 'apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}\n---\nkind: Pod\nmetadata: {name: p\n  bad: [\n' >"$DUP/syntax.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: neg}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: "-1"}}}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: unk}\nspec: {priorityClassName: nope, containers: [{name: c}]}\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: old}\nspec: {minAvailable: 1, selector: {matchLabels: {app: a}}}\n' >"$DUP/dir/rejected.yaml"
+echo "notes" >"$DUP/dir/notes.txt"
+# once_per_line NAME FILE: no line of FILE holds one of the inputs' paths twice.
+once_per_line() {
+  if python3 - "$2" "$DUP/syntax.yaml" "$DUP/dir/rejected.yaml" "$DUP/dir/notes.txt" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
+bad = [l for l in lines for f in sys.argv[2:] if l.count(f) > 1]
+for l in bad: print("     twice: " + l)
+sys.exit(1 if bad else 0)
+PY
+  then ok "$1 names each file once per line"; else fail "$1 repeats a file name in one line"; fi
+}
+for cmd in validate simulate; do
+  run "$cmd" "$DUP/syntax.yaml" "$DUP/dir"
+  once_per_line "$cmd text" "$WORK/out"
+  once_per_line "$cmd stderr" "$WORK/err"
+  for what in "YAML syntax error" "must be greater than or equal to 0" 'no PriorityClass with name nope' "not a manifest" "RemovedAPIVersion"; do
+    if grep -qF "$what" "$WORK/out"; then ok "$cmd text reports: $what"; else fail "$cmd text lacks: $what"; fi
+  done
+done
+run simulate "$DUP/syntax.yaml" "$DUP/dir"
+if grep -qF "  $DUP/syntax.yaml:8 (document 2): YAML syntax error" "$WORK/out"; then
+  ok "simulate text: a read error is its own self-contained line"
+else
+  fail "simulate text: read error line shape"
+fi
+if grep -qF "  Pod default/unk [$DUP/dir/rejected.yaml:7]: pods \"unk\" is forbidden" "$WORK/out"; then
+  ok "simulate text: an admission rejection names object, place and message once"
+else
+  fail "simulate text: admission rejection line shape"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

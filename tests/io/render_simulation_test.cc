@@ -317,5 +317,29 @@ TEST(RenderSimulationTextTest, RejectedAndIgnoredObjectsAreListed) {
   EXPECT_NE(text.find("1 rejected, 1 ignored"), std::string::npos);
 }
 
+TEST(RenderSimulationTextTest, ReadErrorsNameTheirFileOnce) {
+  // Setup: what the reader produces for a YAML syntax error and a refused field (messages that
+  // already start with their place). Expect: each printed as is, the file named once per line.
+  const SimulationResult sim = Cascade();
+  const ReadResult read = ReadManifestText(
+      "kind: Pod\nmetadata: {name: neg}\nspec:\n  containers: [{name: c, resources: {requests: "
+      "{cpu: \"-1\"}}}]\n---\nkind: Pod\nmetadata: {name: p\n  bad: [\n",
+      "in.yaml");
+  ASSERT_EQ(read.errors.size(), 1u);
+  ASSERT_EQ(read.file_errors.size(), 1u);
+  const std::string text = RenderSimulationText(Report(&sim, &read, nullptr));
+  EXPECT_NE(text.find("\n  " + read.errors[0].message + "\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  " + read.file_errors[0].ToString() + "\n"), std::string::npos) << text;
+  std::size_t from = text.find("Rejected objects:");
+  ASSERT_NE(from, std::string::npos);
+  for (std::size_t at = text.find('\n', from) + 1; at < text.size() && text[at] == ' ';) {
+    const std::size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at);
+    const std::size_t first = line.find("in.yaml");
+    EXPECT_EQ(line.find("in.yaml", first + 1), std::string::npos) << line;
+    at = end + 1;
+  }
+}
+
 }  // namespace
 }  // namespace kpsim::io
