@@ -74,6 +74,16 @@ std::string RenderOptionalInt(const std::optional<std::int64_t>& v) {
   return v.has_value() ? fmt::format("&{}", *v) : "nil";
 }
 
+// A string map as field.Invalid renders a non-scalar value: its JSON, keys sorted.
+std::string JsonStringMap(const Labels& map) {
+  std::string out = "{";
+  for (const auto& [key, value] : map) {
+    if (out.size() > 1) out += ",";
+    out += GoQuote(key) + ":" + GoQuote(value);
+  }
+  return out + "}";
+}
+
 // A short `cmp.Diff`-shaped rendering of the spec fields kpsim models that differ.
 std::string SpecDiff(const PodSpec& old_spec, const PodSpec& new_spec) {
   std::string out = "  core.PodSpec{\n";
@@ -161,6 +171,20 @@ Expected<Pod> AdmitPodUpdate(Pod pod, const Pod& old) {
             fmt::format("only deletion is allowed, but found new scheduling gate '{}'", gate)));
       }
     }
+    // While the pod was gated its nodeSelector may be narrowed: additions only
+    // (validateNodeSelectorMutation).
+    if (!old.spec.scheduling_gates.empty()) {
+      for (const auto& [key, value] : old.spec.node_selector) {
+        const auto it = std::find_if(spec.node_selector.begin(), spec.node_selector.end(),
+                                     [&](const auto& kv) { return kv.first == key; });
+        if (it == spec.node_selector.end() || it->second != value) {
+          errors.push_back(Invalid("spec.nodeSelector", JsonStringMap(spec.node_selector),
+                                   "only additions to spec.nodeSelector are allowed (no "
+                                   "mutations or deletions)"));
+          break;
+        }
+      }
+    }
     if (!errors.empty()) {
       return MakeError(ErrorCode::kInvalidArgument,
                        InvalidMessage(QualifiedKind(ObjectKind::kPod), pod.meta.name, errors));
@@ -170,6 +194,7 @@ Expected<Pod> AdmitPodUpdate(Pod pod, const Pod& old) {
   PodSpec munged = spec;
   munged.tolerations = old.spec.tolerations;
   munged.scheduling_gates = old.spec.scheduling_gates;
+  if (!old.spec.scheduling_gates.empty()) munged.node_selector = old.spec.node_selector;
   const auto& old_grace = old.spec.termination_grace_period_seconds;
   if (old_grace.has_value() && *old_grace < 0 && munged.termination_grace_period_seconds == 1) {
     munged.termination_grace_period_seconds = old_grace;

@@ -91,5 +91,34 @@ TEST(SchedulingGatesAdmissionTest, UpdateRemovingEveryGateUngatesThePod) {
   EXPECT_TRUE(r.state.pods[0].spec.scheduling_gates.empty());
 }
 
+TEST(SchedulingGatesAdmissionTest, GatedPodMayOnlyGainNodeSelectorEntries) {
+  // Setup: a gated pod with nodeSelector a=b; an update adds c=d (and drops the gate); a second
+  // gated pod whose update changes a=b to a=z. Expect: the addition admitted, the change refused
+  // with validateNodeSelectorMutation's text.
+  const auto r = AdmitAll(
+      {ToObject(MakePod("one").SchedulingGate("g").NodeSelector("a", "b").Build()),
+       ToObject(MakePod("one").NodeSelector("a", "b").NodeSelector("c", "d").Build()),
+       ToObject(MakePod("two").SchedulingGate("g").NodeSelector("a", "b").Build()),
+       ToObject(MakePod("two").SchedulingGate("g").NodeSelector("a", "z").NodeSelector("c", "d")
+                    .Build())});
+  ASSERT_EQ(r.outcomes.size(), 4u);
+  EXPECT_TRUE(r.outcomes[1].admitted) << r.outcomes[1].message;
+  EXPECT_EQ(r.state.pods[0].spec.node_selector.size(), 2u);
+  EXPECT_FALSE(r.outcomes[3].admitted);
+  EXPECT_EQ(r.outcomes[3].message,
+            "Pod \"two\" is invalid: spec.nodeSelector: Invalid value: {\"a\":\"z\",\"c\":\"d\"}: "
+            "only additions to spec.nodeSelector are allowed (no mutations or deletions)");
+}
+
+TEST(SchedulingGatesAdmissionTest, UngatedPodMayNotChangeItsNodeSelector) {
+  const auto r = AdmitAll({ToObject(MakePod("web").NodeSelector("a", "b").Build()),
+                           ToObject(MakePod("web").NodeSelector("a", "b").NodeSelector("c", "d")
+                                        .Build())});
+  EXPECT_FALSE(Last(r).admitted);
+  EXPECT_NE(Last(r).message.find("pod updates may not change fields other than"),
+            std::string::npos)
+      << Last(r).message;
+}
+
 }  // namespace
 }  // namespace kpsim
