@@ -519,5 +519,28 @@ else
   fail "simulate text: admission rejection line shape"
 fi
 
+# --- spec.schedulingGates: gated pods stay pending, gates validated -------------------------------
+GATED="$SRC/tests/scenarios/queue/scheduling-gates-keep-pod-pending/cluster.yaml"
+expect_rc "simulate with a gated pod" 0 simulate "$GATED"
+if grep -qF "default/gated (priority 1000, SchedulingGated): waiting for scheduling gates: [example.com/quota wait]" "$WORK/out"; then
+  ok "simulate text shows the gated pod SchedulingGated with upstream's message"
+else
+  fail "simulate text: gated pod line"
+fi
+if grep -q "NotModelled" "$WORK/out" "$WORK/err"; then fail "schedulingGates still warned NotModelled"; else ok "schedulingGates no longer NotModelled"; fi
+run simulate -o json "$GATED"
+if json_check "$WORK/out" 'any(p["pod"]=="default/gated" and p.get("condition")=="SchedulingGated" and p["state"]=="Pending" for p in d["pods"]) and not any(e["pod"]=="default/gated" for e in d["events"])'; then
+  ok "simulate json: gated pod Pending, condition SchedulingGated, no events"
+else
+  fail "simulate json: gated pod"
+fi
+expect_rc "explain a gated pod" 2 explain --pod default/gated "$GATED"
+if grep -qF "is SchedulingGated (waiting for scheduling gates: [example.com/quota wait])" "$WORK/err"; then ok "explain says the pod is gated"; else fail "explain gated message"; fi
+run simulate --profile book "$SRC/tests/scenarios/queue/scheduling-gates-ignored-by-book-profile/cluster.yaml"
+if grep -q "IgnoredByProfile" "$WORK/err"; then ok "book profile warns that it ignores schedulingGates"; else fail "book profile: no IgnoredByProfile for gates"; fi
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: twice}\nspec:\n  schedulingGates: [{name: a}, {name: a}]\n  containers: [{name: c}]\n' >"$WORK/dup-gates.yaml"
+expect_rc "validate duplicate gates" 1 validate "$WORK/dup-gates.yaml"
+if grep -qF 'spec.schedulingGates[1]: Duplicate value: "a"' "$WORK/out"; then ok "validate names the duplicate gate"; else fail "validate duplicate gate message"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
