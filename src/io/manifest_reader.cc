@@ -984,8 +984,9 @@ class PathWalker {
       Warning w;
       w.source.file = root;
       w.code = group.front()->code;
-      w.message = fmt::format("{} entries under {}: {} ({}; e.g. {})", group.size(), root,
-                              group.front()->reason, counts, examples);
+      // The warning's place is `root`: the message does not name it again.
+      w.message = fmt::format("{} entries: {} ({}; e.g. {})", group.size(), group.front()->reason,
+                              counts, examples);
       out_.warnings.push_back(std::move(w));
     }
   }

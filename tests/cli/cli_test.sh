@@ -507,6 +507,16 @@ for cmd in validate simulate; do
     if grep -qF "$what" "$WORK/out"; then ok "$cmd text reports: $what"; else fail "$cmd text lacks: $what"; fi
   done
 done
+# Many skipped files under one directory: one counting warning, placed at the directory, which
+# its message does not name again.
+mkdir -p "$DUP/many"
+for i in 1 2 3 4 5 6 7; do echo x >"$DUP/many/log$i.txt"; done
+run validate "$DUP/many" "$DUP/dir"
+if grep -qF "warning: $DUP/many: 7 entries: not a manifest" "$WORK/err" && ! grep -qF "$DUP/many: 7 entries under $DUP/many" "$WORK/err"; then
+  ok "counting SkippedFile warning names its directory once"
+else
+  fail "counting SkippedFile warning: $(grep -F 'entries' "$WORK/err" | head -1)"
+fi
 run simulate "$DUP/syntax.yaml" "$DUP/dir"
 if grep -qF "  $DUP/syntax.yaml:8 (document 2): YAML syntax error" "$WORK/out"; then
   ok "simulate text: a read error is its own self-contained line"
