@@ -237,13 +237,15 @@ std::int64_t Framework::StartTime(const PodInfo& pod) const {
   return model_.origin_unix_us() + now_.time_since_epoch().count();
 }
 
-VictimUnit Framework::MakeUnit(PodId encountering) const {
+void Framework::MakeUnit(PodId encountering, VictimUnit& unit) const {
   // Rule 16.2: a pod under a disruptionMode `all` ancestor brings every scheduled pod of the
   // highest such ancestor's hierarchy; otherwise it is its own victim.
   const PodInfo& p = model_.pods()[static_cast<std::size_t>(encountering)];
-  VictimUnit unit;
+  unit.pods.clear();
   unit.priority = p.victim_priority;
   unit.rank = p.type_rank;
+  unit.all_group = kNoId;
+  unit.violating_pods = 0;
   if (p.all_unit != kNoId) {
     unit.pods = model_.BoundPodsUnder(p.all_unit);
     if (!unit.pods.empty()) {
@@ -258,7 +260,6 @@ VictimUnit Framework::MakeUnit(PodId encountering) const {
     unit.earliest_start = std::min(unit.earliest_start, StartTime(member));
   }
   unit.pod_violating.assign(unit.pods.size(), false);
-  return unit;
 }
 
 bool Framework::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const {
@@ -271,11 +272,11 @@ bool Framework::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) cons
          model_.pods()[static_cast<std::size_t>(b.pods.front())].uid;
 }
 
-void Framework::ClassifyPdbViolations(std::vector<VictimUnit>& units) const {
-  // Rule 8.7: budgets start at disruptionsAllowed and are consumed in importance order.
-  std::vector<std::int32_t> budgets;
-  budgets.reserve(model_.pdbs().size());
-  for (const PdbState& pdb : model_.pdbs()) budgets.push_back(pdb.DisruptionsAllowed());
+void Framework::ClassifyPdbViolations(std::span<VictimUnit> units) const {
+  // Rule 8.7: budgets start at disruptionsAllowed and are consumed in importance order. Only the
+  // victims' PDBs are looked at; disruptionsAllowed is recomputed when the PDB generation moved.
+  if (pdb_budgets_.size() != model_.pdbs().size()) pdb_budgets_.assign(model_.pdbs().size(), PdbBudget{});
+  const std::uint64_t stamp = ++classify_stamp_;
   for (VictimUnit& unit : units) {
     unit.violating_pods = 0;
     for (std::size_t i = 0; i < unit.pods.size(); ++i) {
@@ -287,7 +288,16 @@ void Framework::ClassifyPdbViolations(std::vector<VictimUnit>& units) const {
                                victim.pod.meta.name)) {
           continue;
         }
-        if (--budgets[static_cast<std::size_t>(pdb_index)] < 0) {
+        PdbBudget& budget = pdb_budgets_[static_cast<std::size_t>(pdb_index)];
+        if (budget.allowed_generation != model_.pdb_generation()) {
+          budget.allowed_generation = model_.pdb_generation();
+          budget.allowed = pdb.DisruptionsAllowed();
+        }
+        if (budget.stamp != stamp) {
+          budget.stamp = stamp;
+          budget.left = budget.allowed;
+        }
+        if (--budget.left < 0) {
           is_violating = true;
           break;
         }
@@ -320,7 +330,7 @@ void Framework::ScoreCandidate(Candidate& candidate) const {
 
 void Framework::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below,
                                std::int32_t skip_root, std::vector<VictimUnit>& units,
-                               std::vector<std::int32_t>& seen_groups) const {
+                               std::size_t& count, std::vector<std::int32_t>& seen_groups) const {
   for (PodId other : pods) {
     const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
     if (o.victim_priority >= below) continue;
@@ -333,7 +343,8 @@ void Framework::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t belo
       if (std::find(seen_groups.begin(), seen_groups.end(), o.all_unit) != seen_groups.end()) continue;
       seen_groups.push_back(o.all_unit);
     }
-    units.push_back(MakeUnit(other));
+    if (count == units.size()) units.emplace_back();
+    MakeUnit(other, units[count++]);
   }
 }
 
@@ -400,11 +411,13 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
       return result;
     }
   }
-  std::vector<VictimUnit> units;
-  std::vector<std::int32_t> seen_groups;
+  std::size_t count = 0;
+  std::vector<std::int32_t>& seen_groups = seen_groups_scratch_;
+  seen_groups.clear();
   if (node.min_victim_priority < pod.priority) {
-    AddVictimUnits(node.pods, pod.priority, kNoId, units, seen_groups);
+    AddVictimUnits(node.pods, pod.priority, kNoId, unit_scratch_, count, seen_groups);
   }
+  const std::span<VictimUnit> units(unit_scratch_.data(), count);
   if (units.empty()) {
     result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
     result.status.AddReason(no_victims_reason_);
@@ -440,7 +453,8 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
   // 6) Reprieve: PDB-violating victims first, then the rest, most important first.
   Candidate candidate;
   candidate.node = node_id;
-  std::vector<const VictimUnit*> chosen;
+  std::vector<const VictimUnit*>& chosen = chosen_scratch_;
+  chosen.clear();
   bool from_violating = false, from_non_violating = false;
   auto reprieve = [&](const VictimUnit& unit) {
     const bool is_violating = unit.violating_pods > 0;
