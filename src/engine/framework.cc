@@ -371,6 +371,30 @@ std::string Framework::UnitName(const VictimUnit& unit) const {
                      unit.pods.size(), model_.groups()[static_cast<std::size_t>(unit.all_group)].key);
 }
 
+Framework::NodeUnits& Framework::SortedUnits(NodeId node_id) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  if (node_units_.size() != model_.nodes().size()) node_units_.resize(model_.nodes().size());
+  NodeUnits& cached = node_units_[static_cast<std::size_t>(node_id)];
+  if (cached.generation == node.generation && (!cached.time_dependent || cached.computed_at == now_)) {
+    return cached;
+  }
+  const bool outer_time_dependent = time_dependent_;
+  time_dependent_ = false;
+  std::size_t count = 0;
+  for (PodId id : node.pods) {
+    if (count == cached.units.size()) cached.units.emplace_back();
+    MakeUnit(id, cached.units[count++]);
+  }
+  cached.units.resize(count);
+  std::sort(cached.units.begin(), cached.units.end(),
+            [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+  cached.generation = node.generation;
+  cached.computed_at = now_;
+  cached.time_dependent = time_dependent_;
+  time_dependent_ = outer_time_dependent;
+  return cached;
+}
+
 DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
                                             const AffinityState* affinity,
                                             CandidateOutcome* trace, const PodInfo* exclude) {
@@ -396,28 +420,27 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
           std::min(node.min_victim_priority, model_.pods()[static_cast<std::size_t>(id)].victim_priority);
     }
   }
-  if (node.min_victim_priority < pod.priority && trace == nullptr && affinity == nullptr &&
-      model_.bound_pods_in_all_units() == 0) {
-    // Every victim is one pod of this node: whether the pod fits with all of them gone (step 3)
-    // needs no units; most dry runs end there.
-    ResourceList without = node.requested;
-    for (PodId id : node.pods) {
-      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(id)];
-      if (victim.victim_priority < pod.priority) without -= victim.request;
-    }
-    Status fits = FilterWithNominated(pod, node_id, without, nullptr, exclude);
-    if (!fits.IsSuccess()) {
-      result.status = fits;
-      return result;
-    }
-  }
-  std::size_t count = 0;
-  std::vector<std::int32_t>& seen_groups = seen_groups_scratch_;
-  seen_groups.clear();
+  std::span<VictimUnit> units;
+  const bool single_pod_units = model_.bound_pods_in_all_units() == 0;
   if (node.min_victim_priority < pod.priority) {
-    AddVictimUnits(node.pods, pod.priority, kNoId, unit_scratch_, count, seen_groups);
+    if (single_pod_units) {
+      // Every unit is one pod of this node: the eligible ones are a suffix of the node's units in
+      // MoreImportantVictim order (priority first), whatever the preemptor's class.
+      NodeUnits& cached = SortedUnits(node_id);
+      auto first = std::partition_point(cached.units.begin(), cached.units.end(),
+                                        [&](const VictimUnit& u) { return u.priority >= pod.priority; });
+      units = std::span<VictimUnit>(first, cached.units.end());
+      if (cached.time_dependent && !units.empty()) time_dependent_ = true;
+    } else {
+      std::size_t count = 0;
+      std::vector<std::int32_t>& seen_groups = seen_groups_scratch_;
+      seen_groups.clear();
+      AddVictimUnits(node.pods, pod.priority, kNoId, unit_scratch_, count, seen_groups);
+      units = std::span<VictimUnit>(unit_scratch_.data(), count);
+      std::sort(units.begin(), units.end(),
+                [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+    }
   }
-  const std::span<VictimUnit> units(unit_scratch_.data(), count);
   if (units.empty()) {
     result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
     result.status.AddReason(no_victims_reason_);
@@ -445,9 +468,7 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
     result.status = fits;
     return result;
   }
-  // 4) Most important first; 5) PDB classification.
-  std::sort(units.begin(), units.end(),
-            [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+  // 4) Most important first (sorted above); 5) PDB classification.
   ClassifyPdbViolations(units);
   result.pdb_dependent = true;
   // 6) Reprieve: PDB-violating victims first, then the rest, most important first.

@@ -223,6 +223,17 @@ class Framework {
   // SelectVictimsOnNodeImpl scratch, reused across dry runs: units (with their pod vectors), the
   // reprieve's chosen units and the `all` groups met.
   std::vector<VictimUnit> unit_scratch_;
+  // Per node, while no bound pod is part of an `all` unit: every bound pod as its own victim unit,
+  // most important first (MoreImportantVictim), as of a node generation (and of the time, when
+  // an unstarted pod's start counted as now). Dry runs take the suffix below their priority.
+  struct NodeUnits {
+    std::uint64_t generation = 0;
+    SimTime computed_at{};
+    bool time_dependent = false;
+    std::vector<VictimUnit> units;
+  };
+  NodeUnits& SortedUnits(NodeId node);
+  std::vector<NodeUnits> node_units_;
   std::vector<const VictimUnit*> chosen_scratch_;
   std::vector<std::int32_t> seen_groups_scratch_;
   // ClassifyPdbViolations per PDB: disruptionsAllowed as of a PDB generation, and the budget
