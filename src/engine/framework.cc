@@ -87,14 +87,15 @@ Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
                                       const AffinityState* affinity, const PodInfo* exclude) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   bool added = false;
-  ResourceList with_nominated = requested;
+  std::optional<ResourceList> with_nominated;  // copied only when a nominated pod counts
   std::optional<AffinityState> affinity_with;
   for (PodId other_id : node.nominated) {
     const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
     if (&other == exclude || other.priority < pod.priority || other.state != PodState::kPending) {
       continue;
     }
-    with_nominated += other.request;
+    if (!with_nominated) with_nominated = requested;
+    *with_nominated += other.request;
     if (affinity != nullptr) {
       if (!affinity_with) affinity_with = *affinity;
       affinity_with->AddPod(model_, other, node, +1);
@@ -102,7 +103,7 @@ Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
     added = true;
   }
   if (!added) return filters_.Run(pod, node_id, requested, affinity);
-  Status first = filters_.Run(pod, node_id, with_nominated,
+  Status first = filters_.Run(pod, node_id, *with_nominated,
                               affinity_with ? &*affinity_with : nullptr);
   // Without inter-pod affinity every filter is monotone in the pods present, so the second
   // pass (without the nominated pods) cannot fail.
