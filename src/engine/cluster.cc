@@ -446,7 +446,9 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   if (pod.nominated == node_id) return;
   if (pod.nominated != kNoId) {
     NodeInfo& old = nodes_[static_cast<std::size_t>(pod.nominated)];
-    old.nominated.erase(std::find(old.nominated.begin(), old.nominated.end(), pod_id));
+    const auto at = std::find(old.nominated.begin(), old.nominated.end(), pod_id);
+    old.nominees.erase(old.nominees.begin() + (at - old.nominated.begin()));
+    old.nominated.erase(at);
     Touch(pod.nominated);
   }
   pod.nominated = node_id;
@@ -454,6 +456,7 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   if (node_id != kNoId) {
     NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
     node.nominated.push_back(pod_id);
+    node.nominees.push_back(NodeInfo::Nominee{pod.priority, pod.request});
     Touch(node_id);
     pod.pod.status.nominated_node_name = node.name;
   }

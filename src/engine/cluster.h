@@ -78,7 +78,14 @@ struct NodeInfo {
   std::int64_t nonzero_cpu = 0;
   std::int64_t nonzero_memory = 0;
   std::vector<PodId> pods;       // bound pods, in bind order
-  std::vector<PodId> nominated;  // pods nominated to this node
+  std::vector<PodId> nominated;  // pods nominated to this node (always pending pods)
+  // Parallel to `nominated`: what Filter reads of each, kept here so that filtering a node does
+  // not touch the nominated pods' PodInfo.
+  struct Nominee {
+    std::int32_t priority = 0;
+    ResourceList request;
+  };
+  std::vector<Nominee> nominees;
   std::uint64_t generation = 1;  // bumped on every change of pods or nominations
   // The lowest victim (group-aware) priority among `pods`, as of `min_victim_generation`: a dry
   // run for a pod of priority <= it has no victim, without touching the pods.

@@ -89,13 +89,13 @@ Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
   bool added = false;
   std::optional<ResourceList> with_nominated;  // copied only when a nominated pod counts
   std::optional<AffinityState> affinity_with;
-  for (PodId other_id : node.nominated) {
-    const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
-    if (&other == exclude || other.priority < pod.priority || other.state != PodState::kPending) {
-      continue;
-    }
+  for (std::size_t i = 0; i < node.nominated.size(); ++i) {
+    const NodeInfo::Nominee& nominee = node.nominees[i];
+    if (nominee.priority < pod.priority) continue;
+    const PodInfo& other = model_.pods()[static_cast<std::size_t>(node.nominated[i])];
+    if (&other == exclude) continue;
     if (!with_nominated) with_nominated = requested;
-    *with_nominated += other.request;
+    *with_nominated += nominee.request;
     if (affinity != nullptr) {
       if (!affinity_with) affinity_with = *affinity;
       affinity_with->AddPod(model_, other, node, +1);
