@@ -97,7 +97,7 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
       const ClassIndex::Entry& e = index.entries[id];
       if (e.pdb_dependent() && index.table->Get(e.status).code() == Code::kUnschedulable) {
         index.RemoveDry(static_cast<NodeId>(id), model_.order_position(static_cast<NodeId>(id)));
-        index.stale_dry.push_back(static_cast<NodeId>(id));
+        if (!index.dry_suspended) index.stale_dry.push_back(static_cast<NodeId>(id));
       }
     }
   }
@@ -209,6 +209,25 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   }
   // 2) Candidates: the class's, with the nominated node's own dry run in place of its entry.
   dry_runs_ += static_cast<std::int64_t>(potential);
+  if (pod.priority <= model_.min_bound_victim_priority()) {
+    // No bound pod has a lower priority: SelectVictimsOnNode finds no victim on any potential
+    // node (step 1), the nominated one included. The class keeps no dry runs until that changes.
+    if (!index.dry_suspended) {
+      index.dry_suspended = true;
+      index.stale_dry.clear();
+    }
+    std::vector<int> dry(static_cast<std::size_t>(no_victims_reason_) + 1, 0);
+    dry[no_victims_reason_] = static_cast<int>(potential);
+    d.message = fit_error + " preemption: " +
+                FitErrorFromCounts(n, dry, potential, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    return d;
+  }
+  if (index.dry_suspended) {
+    index.dry_suspended = false;
+    index.stale_dry.clear();
+    for (std::size_t id = 0; id < index.entries.size(); ++id) index.stale_dry.push_back(static_cast<NodeId>(id));
+  }
   RefreshDryRuns(index, pod);
   AccountIndex(index);
   std::optional<DryRunResult> nominated_dry;

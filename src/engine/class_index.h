@@ -103,6 +103,9 @@ struct Framework::ClassIndex {
   std::size_t failing = 0;
   std::size_t potential = 0;  // status Unschedulable
   std::vector<NodeId> stale_dry;  // potential nodes whose dry run must be recomputed
+  // Dry runs are not kept while the class's priority is at or below every bound pod's (none has
+  // a victim); on resuming, every potential node without a dry run is stale.
+  bool dry_suspended = false;
   std::vector<NodeId> time_dependent;  // nodes whose dry run used "now" as a start time
   SimTime dry_time{};
   std::vector<int> dry_counts;    // reasons of potential nodes that are no candidate
@@ -209,7 +212,7 @@ struct Framework::ClassIndex {
       ++failing;
       if (s.code() == Code::kUnschedulable) {
         ++potential;
-        stale_dry.push_back(id);
+        if (!dry_suspended) stale_dry.push_back(id);
       }
     }
   }

@@ -347,6 +347,7 @@ void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
   ++generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) ++bound_with_affinity_;
   if (pod.all_unit != kNoId) ++bound_in_all_units_;
+  ++bound_victim_priorities_[pod.victim_priority];
 }
 
 void ClusterModel::RemoveFromNode(PodId pod_id) {
@@ -360,6 +361,8 @@ void ClusterModel::RemoveFromNode(PodId pod_id) {
   ++generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;
   if (pod.all_unit != kNoId) --bound_in_all_units_;
+  const auto at = bound_victim_priorities_.find(pod.victim_priority);
+  if (--at->second == 0) bound_victim_priorities_.erase(at);
 }
 
 void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -146,6 +148,12 @@ class ClusterModel {
   // Bound pods that belong to a disruptionMode `all` hierarchy: their victims span nodes, so
   // per-node caches are off while there are any.
   int bound_pods_in_all_units() const { return bound_in_all_units_; }
+  // The lowest victim (group-aware) priority of any bound pod (INT32_MAX when none): a pod of
+  // priority <= it has no preemption victim on any node.
+  std::int32_t min_bound_victim_priority() const {
+    return bound_victim_priorities_.empty() ? std::numeric_limits<std::int32_t>::max()
+                                            : bound_victim_priorities_.begin()->first;
+  }
   // All bound pods (running or terminating) of the leaves under group `ancestor`, by pod id.
   std::vector<PodId> BoundPodsUnder(std::int32_t ancestor) const;
   const std::vector<PdbState>& pdbs() const { return pdbs_; }
@@ -211,6 +219,7 @@ class ClusterModel {
   std::vector<NodeId> assumed_nomination_;                   // by PodId, for Assume/Forget
   bool generic_workload_ = false;
   int bound_in_all_units_ = 0;
+  std::map<std::int32_t, int> bound_victim_priorities_;  // bound pods by victim priority
   std::uint64_t bind_counter_ = 0;
   std::vector<NodeId> node_order_;
   std::vector<std::int32_t> order_pos_;
