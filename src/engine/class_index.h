@@ -94,7 +94,9 @@ struct Framework::ClassIndex {
   std::uint64_t last_used = 0;
   std::size_t bytes = 0;  // as last accounted in Framework::index_bytes_
   std::size_t log_pos = 0;
-  std::uint64_t pdb_generation = 0;
+  std::size_t pdb_log_pos = 0;  // in the model's pdb_change_log
+  std::vector<std::uint64_t> pdb_seen;  // by PDB: the refresh that last looked at it
+  std::uint64_t refreshes = 0;
   std::vector<Entry> entries;        // by NodeId
   std::vector<std::uint64_t> feasible;  // bit per node order position whose status is Success
   std::size_t feasible_count = 0;

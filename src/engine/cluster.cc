@@ -242,6 +242,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     pdbs_.push_back(std::move(s));
   }
 
+  pdb_pods_.resize(pdbs_.size());
   BuildGroups(state, options.gates);
   for (const Pod& pod : state.pods) {
     PodInfo info = MakePodInfo(pod, /*is_input=*/true);
@@ -251,6 +252,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     const bool terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
     pods_.push_back(std::move(info));
     PodInfo& p = pods_.back();
+    for (std::int32_t pdb : p.pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
     if (terminal) {
       p.state = PodState::kDeleted;
       p.last_failure = fmt::format("phase {}: terminal pods hold no resources", pod.status.phase);
@@ -319,8 +321,11 @@ const Labels& ClusterModel::NamespaceLabels(const std::string& ns) {
 void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta) {
   if (info.pdbs.empty()) return;
   for (std::int32_t pdb : info.pdbs) {
-    pdbs_[static_cast<std::size_t>(pdb)].healthy += healthy_delta;
-    pdbs_[static_cast<std::size_t>(pdb)].expected += expected_delta;
+    PdbState& state = pdbs_[static_cast<std::size_t>(pdb)];
+    const std::int32_t allowed = state.DisruptionsAllowed();
+    state.healthy += healthy_delta;
+    state.expected += expected_delta;
+    if (state.DisruptionsAllowed() != allowed) pdb_change_log_.push_back(pdb);
   }
   ++pdb_generation_;
 }
@@ -482,6 +487,7 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
   JoinGroup(info, id);
   pods_.push_back(std::move(info));
+  for (std::int32_t pdb : pods_.back().pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
   AdjustPdbs(pods_.back(), 0, 1);
   ++generation_;
   ++progress_generation_;

@@ -190,6 +190,11 @@ class ClusterModel {
   std::uint64_t progress_generation() const { return progress_generation_; }
   // Bumped whenever a PDB's disruptionsAllowed may have changed.
   std::uint64_t pdb_generation() const { return pdb_generation_; }
+  // Every PDB whose disruptionsAllowed changed, in order (with repeats), and the pods each
+  // selects (by id, whatever their state): a dry run depends on the budgets of its node's pods'
+  // PDBs only, so indexes invalidate just the nodes those pods are bound to.
+  const std::vector<std::int32_t>& pdb_change_log() const { return pdb_change_log_; }
+  const std::vector<PodId>& pdb_pods(std::int32_t pdb) const { return pdb_pods_[static_cast<std::size_t>(pdb)]; }
   // Number of bound pods with required pod (anti-)affinity terms: when non-zero, filter results
   // depend on other nodes and the per-node caches are off.
   int bound_pods_with_affinity() const { return bound_with_affinity_; }
@@ -232,6 +237,8 @@ class ClusterModel {
   std::unordered_map<std::string, PodId> pod_ids_;
   std::uint64_t generation_ = 1;
   std::uint64_t pdb_generation_ = 1;
+  std::vector<std::int32_t> pdb_change_log_;
+  std::vector<std::vector<PodId>> pdb_pods_;  // by PDB index
   std::uint64_t progress_generation_ = 1;
   int bound_with_affinity_ = 0;
   std::int64_t origin_us_ = 0;

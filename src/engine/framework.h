@@ -236,6 +236,7 @@ class Framework {
   std::vector<NodeUnits> node_units_;
   std::vector<const VictimUnit*> chosen_scratch_;
   std::vector<std::int32_t> seen_groups_scratch_;
+  std::vector<std::int32_t> pdb_scratch_;  // RefreshIndex: the PDBs changed since the last look
   // ClassifyPdbViolations per PDB: disruptionsAllowed as of a PDB generation, and the budget
   // left in the classification numbered `stamp`.
   struct PdbBudget {
