@@ -124,6 +124,7 @@ struct Framework::ClassIndex {
     return sizeof(*this) + entries.capacity() * sizeof(Entry) + feasible.capacity() * 8 +
            (filter_counts.capacity() + dry_counts.capacity()) * sizeof(int) +
            (stale_dry.capacity() + time_dependent.capacity()) * sizeof(NodeId) +
+           pdb_seen.capacity() * sizeof(std::uint64_t) +
            candidates.size() * (sizeof(CandidateKey) + 32) + slots.capacity() * sizeof(Candidate) +
            victims * sizeof(Victim);
   }
