@@ -46,7 +46,7 @@ Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
     index->last_used = index_clock_;
     index->entries.resize(model_.nodes().size());
     index->feasible.resize((model_.nodes().size() + 63) / 64);
-    index->pdb_generation = model_.pdb_generation();
+    index->pdb_log_pos = model_.pdb_change_log().size();
     for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
       const auto node = static_cast<NodeId>(id);
       index->AddStatus(node, model_.order_position(node),
@@ -90,14 +90,39 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
     index.AddStatus(id, pos, FilterWithNominated(pod, id, node.requested, nullptr, nullptr),
                     node.generation);
   }
-  if (index.pdb_generation != model_.pdb_generation()) {
-    // Budgets changed: every dry run that classified victims may classify them differently.
-    index.pdb_generation = model_.pdb_generation();
-    for (std::size_t id = 0; id < index.entries.size(); ++id) {
-      const ClassIndex::Entry& e = index.entries[id];
+  const auto& pdb_log = model_.pdb_change_log();
+  if (index.pdb_log_pos < pdb_log.size()) {
+    // Budgets changed: a dry run that classified victims may classify them differently if one
+    // of its victims is selected by a changed PDB. Those victims are bound to the node the dry
+    // run was for (a node whose pods changed was recomputed above), so only the nodes the
+    // changed PDBs' pods are bound to are invalidated, unless that is more than a full pass.
+    auto invalidate = [&](NodeId id) {
+      const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
       if (e.pdb_dependent() && index.table->Get(e.status).code() == Code::kUnschedulable) {
-        index.RemoveDry(static_cast<NodeId>(id), model_.order_position(static_cast<NodeId>(id)));
-        index.stale_dry.push_back(static_cast<NodeId>(id));
+        index.RemoveDry(id, model_.order_position(id));
+        if (!index.dry_suspended) index.stale_dry.push_back(id);
+      }
+    };
+    const std::uint64_t refresh = ++index.refreshes;
+    index.pdb_seen.resize(model_.pdbs().size(), 0);
+    std::vector<std::int32_t>& changed = pdb_scratch_;
+    changed.clear();
+    std::size_t pods = 0;
+    for (; index.pdb_log_pos < pdb_log.size(); ++index.pdb_log_pos) {
+      const std::int32_t pdb = pdb_log[index.pdb_log_pos];
+      if (index.pdb_seen[static_cast<std::size_t>(pdb)] == refresh) continue;
+      index.pdb_seen[static_cast<std::size_t>(pdb)] = refresh;
+      changed.push_back(pdb);
+      pods += model_.pdb_pods(pdb).size();
+    }
+    if (pods > index.entries.size()) {
+      for (std::size_t id = 0; id < index.entries.size(); ++id) invalidate(static_cast<NodeId>(id));
+    } else {
+      for (std::int32_t pdb : changed) {
+        for (PodId p : model_.pdb_pods(pdb)) {
+          const NodeId node = model_.pods()[static_cast<std::size_t>(p)].node;
+          if (node != kNoId) invalidate(node);
+        }
       }
     }
   }
@@ -209,6 +234,25 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   }
   // 2) Candidates: the class's, with the nominated node's own dry run in place of its entry.
   dry_runs_ += static_cast<std::int64_t>(potential);
+  if (pod.priority <= model_.min_bound_victim_priority()) {
+    // No bound pod has a lower priority: SelectVictimsOnNode finds no victim on any potential
+    // node (step 1), the nominated one included. The class keeps no dry runs until that changes.
+    if (!index.dry_suspended) {
+      index.dry_suspended = true;
+      index.stale_dry.clear();
+    }
+    std::vector<int> dry(static_cast<std::size_t>(no_victims_reason_) + 1, 0);
+    dry[no_victims_reason_] = static_cast<int>(potential);
+    d.message = fit_error + " preemption: " +
+                FitErrorFromCounts(n, dry, potential, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    return d;
+  }
+  if (index.dry_suspended) {
+    index.dry_suspended = false;
+    index.stale_dry.clear();
+    for (std::size_t id = 0; id < index.entries.size(); ++id) index.stale_dry.push_back(static_cast<NodeId>(id));
+  }
   RefreshDryRuns(index, pod);
   AccountIndex(index);
   std::optional<DryRunResult> nominated_dry;

@@ -94,7 +94,9 @@ struct Framework::ClassIndex {
   std::uint64_t last_used = 0;
   std::size_t bytes = 0;  // as last accounted in Framework::index_bytes_
   std::size_t log_pos = 0;
-  std::uint64_t pdb_generation = 0;
+  std::size_t pdb_log_pos = 0;  // in the model's pdb_change_log
+  std::vector<std::uint64_t> pdb_seen;  // by PDB: the refresh that last looked at it
+  std::uint64_t refreshes = 0;
   std::vector<Entry> entries;        // by NodeId
   std::vector<std::uint64_t> feasible;  // bit per node order position whose status is Success
   std::size_t feasible_count = 0;
@@ -103,6 +105,9 @@ struct Framework::ClassIndex {
   std::size_t failing = 0;
   std::size_t potential = 0;  // status Unschedulable
   std::vector<NodeId> stale_dry;  // potential nodes whose dry run must be recomputed
+  // Dry runs are not kept while the class's priority is at or below every bound pod's (none has
+  // a victim); on resuming, every potential node without a dry run is stale.
+  bool dry_suspended = false;
   std::vector<NodeId> time_dependent;  // nodes whose dry run used "now" as a start time
   SimTime dry_time{};
   std::vector<int> dry_counts;    // reasons of potential nodes that are no candidate
@@ -119,6 +124,7 @@ struct Framework::ClassIndex {
     return sizeof(*this) + entries.capacity() * sizeof(Entry) + feasible.capacity() * 8 +
            (filter_counts.capacity() + dry_counts.capacity()) * sizeof(int) +
            (stale_dry.capacity() + time_dependent.capacity()) * sizeof(NodeId) +
+           pdb_seen.capacity() * sizeof(std::uint64_t) +
            candidates.size() * (sizeof(CandidateKey) + 32) + slots.capacity() * sizeof(Candidate) +
            victims * sizeof(Victim);
   }
@@ -209,7 +215,7 @@ struct Framework::ClassIndex {
       ++failing;
       if (s.code() == Code::kUnschedulable) {
         ++potential;
-        stale_dry.push_back(id);
+        if (!dry_suspended) stale_dry.push_back(id);
       }
     }
   }

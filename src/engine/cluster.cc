@@ -242,6 +242,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     pdbs_.push_back(std::move(s));
   }
 
+  pdb_pods_.resize(pdbs_.size());
   BuildGroups(state, options.gates);
   for (const Pod& pod : state.pods) {
     PodInfo info = MakePodInfo(pod, /*is_input=*/true);
@@ -251,6 +252,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     const bool terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
     pods_.push_back(std::move(info));
     PodInfo& p = pods_.back();
+    for (std::int32_t pdb : p.pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
     if (terminal) {
       p.state = PodState::kDeleted;
       p.last_failure = fmt::format("phase {}: terminal pods hold no resources", pod.status.phase);
@@ -319,8 +321,11 @@ const Labels& ClusterModel::NamespaceLabels(const std::string& ns) {
 void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta) {
   if (info.pdbs.empty()) return;
   for (std::int32_t pdb : info.pdbs) {
-    pdbs_[static_cast<std::size_t>(pdb)].healthy += healthy_delta;
-    pdbs_[static_cast<std::size_t>(pdb)].expected += expected_delta;
+    PdbState& state = pdbs_[static_cast<std::size_t>(pdb)];
+    const std::int32_t allowed = state.DisruptionsAllowed();
+    state.healthy += healthy_delta;
+    state.expected += expected_delta;
+    if (state.DisruptionsAllowed() != allowed) pdb_change_log_.push_back(pdb);
   }
   ++pdb_generation_;
 }
@@ -347,6 +352,7 @@ void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
   ++generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) ++bound_with_affinity_;
   if (pod.all_unit != kNoId) ++bound_in_all_units_;
+  ++bound_victim_priorities_[pod.victim_priority];
 }
 
 void ClusterModel::RemoveFromNode(PodId pod_id) {
@@ -360,6 +366,8 @@ void ClusterModel::RemoveFromNode(PodId pod_id) {
   ++generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;
   if (pod.all_unit != kNoId) --bound_in_all_units_;
+  const auto at = bound_victim_priorities_.find(pod.victim_priority);
+  if (--at->second == 0) bound_victim_priorities_.erase(at);
 }
 
 void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
@@ -446,7 +454,9 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   if (pod.nominated == node_id) return;
   if (pod.nominated != kNoId) {
     NodeInfo& old = nodes_[static_cast<std::size_t>(pod.nominated)];
-    old.nominated.erase(std::find(old.nominated.begin(), old.nominated.end(), pod_id));
+    const auto at = std::find(old.nominated.begin(), old.nominated.end(), pod_id);
+    old.nominees.erase(old.nominees.begin() + (at - old.nominated.begin()));
+    old.nominated.erase(at);
     Touch(pod.nominated);
   }
   pod.nominated = node_id;
@@ -454,6 +464,7 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   if (node_id != kNoId) {
     NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
     node.nominated.push_back(pod_id);
+    node.nominees.push_back(NodeInfo::Nominee{pod.priority, pod.request});
     Touch(node_id);
     pod.pod.status.nominated_node_name = node.name;
   }
@@ -476,6 +487,7 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
   JoinGroup(info, id);
   pods_.push_back(std::move(info));
+  for (std::int32_t pdb : pods_.back().pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
   AdjustPdbs(pods_.back(), 0, 1);
   ++generation_;
   ++progress_generation_;

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -78,7 +80,14 @@ struct NodeInfo {
   std::int64_t nonzero_cpu = 0;
   std::int64_t nonzero_memory = 0;
   std::vector<PodId> pods;       // bound pods, in bind order
-  std::vector<PodId> nominated;  // pods nominated to this node
+  std::vector<PodId> nominated;  // pods nominated to this node (always pending pods)
+  // Parallel to `nominated`: what Filter reads of each, kept here so that filtering a node does
+  // not touch the nominated pods' PodInfo.
+  struct Nominee {
+    std::int32_t priority = 0;
+    ResourceList request;
+  };
+  std::vector<Nominee> nominees;
   std::uint64_t generation = 1;  // bumped on every change of pods or nominations
   // The lowest victim (group-aware) priority among `pods`, as of `min_victim_generation`: a dry
   // run for a pod of priority <= it has no victim, without touching the pods.
@@ -139,6 +148,12 @@ class ClusterModel {
   // Bound pods that belong to a disruptionMode `all` hierarchy: their victims span nodes, so
   // per-node caches are off while there are any.
   int bound_pods_in_all_units() const { return bound_in_all_units_; }
+  // The lowest victim (group-aware) priority of any bound pod (INT32_MAX when none): a pod of
+  // priority <= it has no preemption victim on any node.
+  std::int32_t min_bound_victim_priority() const {
+    return bound_victim_priorities_.empty() ? std::numeric_limits<std::int32_t>::max()
+                                            : bound_victim_priorities_.begin()->first;
+  }
   // All bound pods (running or terminating) of the leaves under group `ancestor`, by pod id.
   std::vector<PodId> BoundPodsUnder(std::int32_t ancestor) const;
   const std::vector<PdbState>& pdbs() const { return pdbs_; }
@@ -175,6 +190,11 @@ class ClusterModel {
   std::uint64_t progress_generation() const { return progress_generation_; }
   // Bumped whenever a PDB's disruptionsAllowed may have changed.
   std::uint64_t pdb_generation() const { return pdb_generation_; }
+  // Every PDB whose disruptionsAllowed changed, in order (with repeats), and the pods each
+  // selects (by id, whatever their state): a dry run depends on the budgets of its node's pods'
+  // PDBs only, so indexes invalidate just the nodes those pods are bound to.
+  const std::vector<std::int32_t>& pdb_change_log() const { return pdb_change_log_; }
+  const std::vector<PodId>& pdb_pods(std::int32_t pdb) const { return pdb_pods_[static_cast<std::size_t>(pdb)]; }
   // Number of bound pods with required pod (anti-)affinity terms: when non-zero, filter results
   // depend on other nodes and the per-node caches are off.
   int bound_pods_with_affinity() const { return bound_with_affinity_; }
@@ -204,6 +224,7 @@ class ClusterModel {
   std::vector<NodeId> assumed_nomination_;                   // by PodId, for Assume/Forget
   bool generic_workload_ = false;
   int bound_in_all_units_ = 0;
+  std::map<std::int32_t, int> bound_victim_priorities_;  // bound pods by victim priority
   std::uint64_t bind_counter_ = 0;
   std::vector<NodeId> node_order_;
   std::vector<std::int32_t> order_pos_;
@@ -216,6 +237,8 @@ class ClusterModel {
   std::unordered_map<std::string, PodId> pod_ids_;
   std::uint64_t generation_ = 1;
   std::uint64_t pdb_generation_ = 1;
+  std::vector<std::int32_t> pdb_change_log_;
+  std::vector<std::vector<PodId>> pdb_pods_;  // by PDB index
   std::uint64_t progress_generation_ = 1;
   int bound_with_affinity_ = 0;
   std::int64_t origin_us_ = 0;

@@ -87,14 +87,15 @@ Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
                                       const AffinityState* affinity, const PodInfo* exclude) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   bool added = false;
-  ResourceList with_nominated = requested;
+  std::optional<ResourceList> with_nominated;  // copied only when a nominated pod counts
   std::optional<AffinityState> affinity_with;
-  for (PodId other_id : node.nominated) {
-    const PodInfo& other = model_.pods()[static_cast<std::size_t>(other_id)];
-    if (&other == exclude || other.priority < pod.priority || other.state != PodState::kPending) {
-      continue;
-    }
-    with_nominated += other.request;
+  for (std::size_t i = 0; i < node.nominated.size(); ++i) {
+    const NodeInfo::Nominee& nominee = node.nominees[i];
+    if (nominee.priority < pod.priority) continue;
+    const PodInfo& other = model_.pods()[static_cast<std::size_t>(node.nominated[i])];
+    if (&other == exclude) continue;
+    if (!with_nominated) with_nominated = requested;
+    *with_nominated += nominee.request;
     if (affinity != nullptr) {
       if (!affinity_with) affinity_with = *affinity;
       affinity_with->AddPod(model_, other, node, +1);
@@ -102,7 +103,7 @@ Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
     added = true;
   }
   if (!added) return filters_.Run(pod, node_id, requested, affinity);
-  Status first = filters_.Run(pod, node_id, with_nominated,
+  Status first = filters_.Run(pod, node_id, *with_nominated,
                               affinity_with ? &*affinity_with : nullptr);
   // Without inter-pod affinity every filter is monotone in the pods present, so the second
   // pass (without the nominated pods) cannot fail.
@@ -237,13 +238,15 @@ std::int64_t Framework::StartTime(const PodInfo& pod) const {
   return model_.origin_unix_us() + now_.time_since_epoch().count();
 }
 
-VictimUnit Framework::MakeUnit(PodId encountering) const {
+void Framework::MakeUnit(PodId encountering, VictimUnit& unit) const {
   // Rule 16.2: a pod under a disruptionMode `all` ancestor brings every scheduled pod of the
   // highest such ancestor's hierarchy; otherwise it is its own victim.
   const PodInfo& p = model_.pods()[static_cast<std::size_t>(encountering)];
-  VictimUnit unit;
+  unit.pods.clear();
   unit.priority = p.victim_priority;
   unit.rank = p.type_rank;
+  unit.all_group = kNoId;
+  unit.violating_pods = 0;
   if (p.all_unit != kNoId) {
     unit.pods = model_.BoundPodsUnder(p.all_unit);
     if (!unit.pods.empty()) {
@@ -258,7 +261,6 @@ VictimUnit Framework::MakeUnit(PodId encountering) const {
     unit.earliest_start = std::min(unit.earliest_start, StartTime(member));
   }
   unit.pod_violating.assign(unit.pods.size(), false);
-  return unit;
 }
 
 bool Framework::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const {
@@ -271,11 +273,11 @@ bool Framework::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) cons
          model_.pods()[static_cast<std::size_t>(b.pods.front())].uid;
 }
 
-void Framework::ClassifyPdbViolations(std::vector<VictimUnit>& units) const {
-  // Rule 8.7: budgets start at disruptionsAllowed and are consumed in importance order.
-  std::vector<std::int32_t> budgets;
-  budgets.reserve(model_.pdbs().size());
-  for (const PdbState& pdb : model_.pdbs()) budgets.push_back(pdb.DisruptionsAllowed());
+void Framework::ClassifyPdbViolations(std::span<VictimUnit> units) const {
+  // Rule 8.7: budgets start at disruptionsAllowed and are consumed in importance order. Only the
+  // victims' PDBs are looked at; disruptionsAllowed is recomputed when the PDB generation moved.
+  if (pdb_budgets_.size() != model_.pdbs().size()) pdb_budgets_.assign(model_.pdbs().size(), PdbBudget{});
+  const std::uint64_t stamp = ++classify_stamp_;
   for (VictimUnit& unit : units) {
     unit.violating_pods = 0;
     for (std::size_t i = 0; i < unit.pods.size(); ++i) {
@@ -287,7 +289,16 @@ void Framework::ClassifyPdbViolations(std::vector<VictimUnit>& units) const {
                                victim.pod.meta.name)) {
           continue;
         }
-        if (--budgets[static_cast<std::size_t>(pdb_index)] < 0) {
+        PdbBudget& budget = pdb_budgets_[static_cast<std::size_t>(pdb_index)];
+        if (budget.allowed_generation != model_.pdb_generation()) {
+          budget.allowed_generation = model_.pdb_generation();
+          budget.allowed = pdb.DisruptionsAllowed();
+        }
+        if (budget.stamp != stamp) {
+          budget.stamp = stamp;
+          budget.left = budget.allowed;
+        }
+        if (--budget.left < 0) {
           is_violating = true;
           break;
         }
@@ -320,7 +331,7 @@ void Framework::ScoreCandidate(Candidate& candidate) const {
 
 void Framework::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below,
                                std::int32_t skip_root, std::vector<VictimUnit>& units,
-                               std::vector<std::int32_t>& seen_groups) const {
+                               std::size_t& count, std::vector<std::int32_t>& seen_groups) const {
   for (PodId other : pods) {
     const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
     if (o.victim_priority >= below) continue;
@@ -333,7 +344,8 @@ void Framework::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t belo
       if (std::find(seen_groups.begin(), seen_groups.end(), o.all_unit) != seen_groups.end()) continue;
       seen_groups.push_back(o.all_unit);
     }
-    units.push_back(MakeUnit(other));
+    if (count == units.size()) units.emplace_back();
+    MakeUnit(other, units[count++]);
   }
 }
 
@@ -358,6 +370,30 @@ std::string Framework::UnitName(const VictimUnit& unit) const {
   if (unit.all_group == kNoId) return first;
   return fmt::format("{} (with all {} pods of pod group {}, disruptionMode All)", first,
                      unit.pods.size(), model_.groups()[static_cast<std::size_t>(unit.all_group)].key);
+}
+
+Framework::NodeUnits& Framework::SortedUnits(NodeId node_id) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  if (node_units_.size() != model_.nodes().size()) node_units_.resize(model_.nodes().size());
+  NodeUnits& cached = node_units_[static_cast<std::size_t>(node_id)];
+  if (cached.generation == node.generation && (!cached.time_dependent || cached.computed_at == now_)) {
+    return cached;
+  }
+  const bool outer_time_dependent = time_dependent_;
+  time_dependent_ = false;
+  std::size_t count = 0;
+  for (PodId id : node.pods) {
+    if (count == cached.units.size()) cached.units.emplace_back();
+    MakeUnit(id, cached.units[count++]);
+  }
+  cached.units.resize(count);
+  std::sort(cached.units.begin(), cached.units.end(),
+            [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+  cached.generation = node.generation;
+  cached.computed_at = now_;
+  cached.time_dependent = time_dependent_;
+  time_dependent_ = outer_time_dependent;
+  return cached;
 }
 
 DryRunResult Framework::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
@@ -385,25 +421,26 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
           std::min(node.min_victim_priority, model_.pods()[static_cast<std::size_t>(id)].victim_priority);
     }
   }
-  if (node.min_victim_priority < pod.priority && trace == nullptr && affinity == nullptr &&
-      model_.bound_pods_in_all_units() == 0) {
-    // Every victim is one pod of this node: whether the pod fits with all of them gone (step 3)
-    // needs no units; most dry runs end there.
-    ResourceList without = node.requested;
-    for (PodId id : node.pods) {
-      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(id)];
-      if (victim.victim_priority < pod.priority) without -= victim.request;
-    }
-    Status fits = FilterWithNominated(pod, node_id, without, nullptr, exclude);
-    if (!fits.IsSuccess()) {
-      result.status = fits;
-      return result;
-    }
-  }
-  std::vector<VictimUnit> units;
-  std::vector<std::int32_t> seen_groups;
+  std::span<VictimUnit> units;
+  const bool single_pod_units = model_.bound_pods_in_all_units() == 0;
   if (node.min_victim_priority < pod.priority) {
-    AddVictimUnits(node.pods, pod.priority, kNoId, units, seen_groups);
+    if (single_pod_units) {
+      // Every unit is one pod of this node: the eligible ones are a suffix of the node's units in
+      // MoreImportantVictim order (priority first), whatever the preemptor's class.
+      NodeUnits& cached = SortedUnits(node_id);
+      auto first = std::partition_point(cached.units.begin(), cached.units.end(),
+                                        [&](const VictimUnit& u) { return u.priority >= pod.priority; });
+      units = std::span<VictimUnit>(first, cached.units.end());
+      if (cached.time_dependent && !units.empty()) time_dependent_ = true;
+    } else {
+      std::size_t count = 0;
+      std::vector<std::int32_t>& seen_groups = seen_groups_scratch_;
+      seen_groups.clear();
+      AddVictimUnits(node.pods, pod.priority, kNoId, unit_scratch_, count, seen_groups);
+      units = std::span<VictimUnit>(unit_scratch_.data(), count);
+      std::sort(units.begin(), units.end(),
+                [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+    }
   }
   if (units.empty()) {
     result.status = Status(Code::kUnschedulableAndUnresolvable, PluginId::kDefaultPreemption);
@@ -432,15 +469,14 @@ DryRunResult Framework::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_
     result.status = fits;
     return result;
   }
-  // 4) Most important first; 5) PDB classification.
-  std::sort(units.begin(), units.end(),
-            [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
+  // 4) Most important first (sorted above); 5) PDB classification.
   ClassifyPdbViolations(units);
   result.pdb_dependent = true;
   // 6) Reprieve: PDB-violating victims first, then the rest, most important first.
   Candidate candidate;
   candidate.node = node_id;
-  std::vector<const VictimUnit*> chosen;
+  std::vector<const VictimUnit*>& chosen = chosen_scratch_;
+  chosen.clear();
   bool from_violating = false, from_non_violating = false;
   auto reprieve = [&](const VictimUnit& unit) {
     const bool is_violating = unit.violating_pods > 0;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -170,15 +171,19 @@ class Framework {
                                const std::string* key, const std::string& domain,
                                const std::string& no_preemption);
   std::int64_t StartTime(const PodInfo& pod) const;  // notes time dependence
-  VictimUnit MakeUnit(PodId encountering) const;
+  // Fills `unit` (reusing its storage) with the victim unit `encountering` belongs to.
+  void MakeUnit(PodId encountering, VictimUnit& unit) const;
   bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const;
-  void ClassifyPdbViolations(std::vector<VictimUnit>& units) const;  // REQUIRES: sorted
+  void ClassifyPdbViolations(std::span<VictimUnit> units) const;  // REQUIRES: sorted
   void ScoreCandidate(Candidate& candidate) const;  // REQUIRES: victims not empty
   std::string UnitName(const VictimUnit& unit) const;
   // Appends the victim units of `pods` with group-aware priority below `below`, skipping members
   // of root group `skip_root` (kNoId: none); `seen_groups` dedupes `all` units across calls.
+  // The units go to `units[count..]`, `count` advancing: elements past `count` are storage to
+  // reuse (the dry runs keep one vector of units across calls), grown as needed.
   void AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below, std::int32_t skip_root,
-                      std::vector<VictimUnit>& units, std::vector<std::int32_t>& seen_groups) const;
+                      std::vector<VictimUnit>& units, std::size_t& count,
+                      std::vector<std::int32_t>& seen_groups) const;
   std::string ReasonsText(const Status& s) const;  // "Insufficient cpu, Too many pods"
   // PostFilter success: the preemptor is to be nominated to `best.node`.
   void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
@@ -215,6 +220,33 @@ class Framework {
   std::vector<Status> statuses_;             // per-cycle filter statuses, reused
   mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
   std::vector<DryRunCacheEntry> dry_run_cache_;
+  // SelectVictimsOnNodeImpl scratch, reused across dry runs: units (with their pod vectors), the
+  // reprieve's chosen units and the `all` groups met.
+  std::vector<VictimUnit> unit_scratch_;
+  // Per node, while no bound pod is part of an `all` unit: every bound pod as its own victim unit,
+  // most important first (MoreImportantVictim), as of a node generation (and of the time, when
+  // an unstarted pod's start counted as now). Dry runs take the suffix below their priority.
+  struct NodeUnits {
+    std::uint64_t generation = 0;
+    SimTime computed_at{};
+    bool time_dependent = false;
+    std::vector<VictimUnit> units;
+  };
+  NodeUnits& SortedUnits(NodeId node);
+  std::vector<NodeUnits> node_units_;
+  std::vector<const VictimUnit*> chosen_scratch_;
+  std::vector<std::int32_t> seen_groups_scratch_;
+  std::vector<std::int32_t> pdb_scratch_;  // RefreshIndex: the PDBs changed since the last look
+  // ClassifyPdbViolations per PDB: disruptionsAllowed as of a PDB generation, and the budget
+  // left in the classification numbered `stamp`.
+  struct PdbBudget {
+    std::uint64_t allowed_generation = 0;
+    std::int32_t allowed = 0;
+    std::uint64_t stamp = 0;
+    std::int32_t left = 0;
+  };
+  mutable std::vector<PdbBudget> pdb_budgets_;
+  mutable std::uint64_t classify_stamp_ = 0;
   ReasonId no_victims_reason_, not_helpful_reason_;
 };
 

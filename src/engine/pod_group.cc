@@ -252,10 +252,11 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   }
   // 3) Victims cluster-wide, most important first, PDB-violating ones first (rule 18.3).
   std::vector<VictimUnit> units;
+  std::size_t count = 0;
   std::vector<std::int32_t> seen_groups;
   for (NodeId node : model_.node_order()) {
     AddVictimUnits(model_.nodes()[static_cast<std::size_t>(node)].pods, group.priority, root, units,
-                   seen_groups);
+                   count, seen_groups);
   }
   if (units.empty()) {
     out.message = "No preemption victims found for incoming preemptor";

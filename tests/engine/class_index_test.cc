@@ -156,6 +156,69 @@ TEST(ClassIndexAgreementTest, PdbBudgetsChangingUnderTheIndex) {
   EXPECT_GT(clean, 0) << "the clusters should produce non-violating preemptions";
 }
 
+// Setup: 12-20 nodes, each running two pods of one of several small apps, each app under its own
+// PDB (so a budget change invalidates only the nodes of that app's pods, not a full pass), owned
+// pods whose replacements come back at the lowest priority (no victim anywhere: the index keeps
+// no dry runs), later low-priority pods that bind and give those classes victims again, and
+// waves of preemptors. Expect: both paths agree.
+TEST(ClassIndexAgreementTest, PerPdbInvalidationAndVictimlessClasses) {
+  int violations = 0, preemptions = 0;
+  for (std::uint32_t seed = 1; seed <= 60; ++seed) {
+    std::mt19937 rng(seed);
+    CycleHarness h;
+    h.options.seed = seed;
+    const int nodes = Uniform(rng, 12, 20);
+    const int apps = Uniform(rng, 4, 7);
+    for (int n = 0; n < nodes; ++n) {
+      const std::string node = "node-" + std::to_string(n);
+      h.AddNode(NodeWithCpu(node, "3").Build());
+      for (int i = 0; i < 2; ++i) {
+        const std::string app = "app-" + std::to_string(Uniform(rng, 0, apps - 1));
+        h.AddPod(MakePod(node + "-" + std::to_string(i))
+                     .Node(node)
+                     .Priority(Uniform(rng, 1, 2) * 100)
+                     .Cpu("1")
+                     .Label("app", app)
+                     .Owner("ReplicaSet", app)
+                     .GracePeriod(Uniform(rng, 0, 15))
+                     .StartTime(SecondsBeforeOrigin(Uniform(rng, 1, 100)))
+                     .Build());
+      }
+    }
+    for (int a = 0; a < apps; ++a) {
+      auto pdb = MakePdb("pdb-" + std::to_string(a)).Selector("app", "app-" + std::to_string(a));
+      pdb.MaxUnavailable(Uniform(rng, 0, 1));
+      if (Uniform(rng, 0, 1) == 0) pdb.DisruptionsAllowed(Uniform(rng, 0, 1));
+      h.AddPdb(pdb.Build());
+    }
+    const int waves = Uniform(rng, 2, 4);
+    for (int w = 0; w < waves; ++w) {
+      for (int i = 0; i < Uniform(rng, 2, 5); ++i) {
+        h.AddPod(MakePod("wave-" + std::to_string(w) + "-" + std::to_string(i))
+                     .Priority(1000)
+                     .Cpu(MilliCpu(500 * Uniform(rng, 2, 4)))
+                     .Created(WallTime{kOriginUs + std::int64_t{5'000'000} * w})
+                     .Build());
+      }
+      if (Uniform(rng, 0, 1) == 0) {
+        h.AddPod(MakePod("low-" + std::to_string(w))
+                     .Priority(0)
+                     .Cpu("500m")
+                     .Created(WallTime{kOriginUs + std::int64_t{5'000'000} * w + 2'000'000})
+                     .Build());
+      }
+    }
+    const SimulationResult r = ExpectPathsAgree(h, "seed " + std::to_string(seed));
+    for (const SimEvent& e : r.events) {
+      if (e.reason != EventReason::kPreempted) continue;
+      ++preemptions;
+      violations += e.pdb_violation ? 1 : 0;
+    }
+  }
+  EXPECT_GT(preemptions, 0) << "the clusters should exercise preemption";
+  EXPECT_GT(violations, 0) << "the clusters should produce PDB-violating preemptions";
+}
+
 // Setup: 150-180 nodes (numFeasibleNodesToFind = 100) of varied sizes in 3 zones, and a few
 // hundred pending pods of a few classes, so each cycle stops after 100 feasible nodes and the
 // next one starts where it stopped. Expect: both paths agree, and pods land beyond the first

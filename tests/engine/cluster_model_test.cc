@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -139,6 +140,26 @@ TEST_F(ClusterModelTest, EveryPdbChangeBumpsThePdbGeneration) {
   const std::uint64_t before = model_->pdb_generation();
   model_->MarkTerminating(1, /*by_preemption=*/true);
   EXPECT_GT(model_->pdb_generation(), before);
+}
+
+// maxUnavailable 1 of 3: a victim that starts terminating leaves disruptionsAllowed at 1 (the
+// expected count drops with it); its pending replacement takes it to 0, binding it back to 1.
+// Expect: the PDB change log records the two changes only, and the PDB's pods include the
+// replacement.
+TEST_F(ClusterModelTest, PdbChangeLogRecordsChangesOfDisruptionsAllowedOnly) {
+  Build(MakePdb("b").MaxUnavailable(1).Selector("app", "x").Build());
+  const std::size_t start = model_->pdb_change_log().size();
+  model_->MarkTerminating(0, /*by_preemption=*/true);
+  EXPECT_EQ(Allowed(), 1);
+  EXPECT_EQ(model_->pdb_change_log().size(), start);
+  const PodId replacement = model_->AddReplacement(0, "x-new", SimTime{});
+  EXPECT_EQ(Allowed(), 0);
+  ASSERT_EQ(model_->pdb_change_log().size(), start + 1);
+  EXPECT_EQ(model_->pdb_change_log().back(), 0);
+  model_->Bind(replacement, 0, SimTime{std::chrono::seconds(1)});
+  EXPECT_EQ(Allowed(), 1);
+  EXPECT_EQ(model_->pdb_change_log().size(), start + 2);
+  EXPECT_EQ(model_->pdb_pods(0), (std::vector<PodId>{0, 1, 2, replacement}));
 }
 
 TEST(ClusterModelPdbMatchingTest, PdbSelectsPodsOfItsNamespaceWithLabelsOnly) {
@@ -299,6 +320,30 @@ TEST(ClusterModelPodsTest, InputNominationsApplyToPendingPodsOnly) {
   model.SetNomination(0, kNoId);
   EXPECT_TRUE(model.nodes()[0].nominated.empty());
   EXPECT_TRUE(model.pods()[0].pod.status.nominated_node_name.empty());
+}
+
+// Expect: a node's nominees mirror its nominated pods' priority and requests as nominations
+// come and go; the lowest bound victim priority follows binds and removals.
+TEST(ClusterModelPodsTest, NomineesAndLowestBoundPriorityFollowChanges) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("a").Priority(5).Cpu("1").NominatedNode("n1").Build()));
+  state.pods.push_back(Admitted(MakePod("b").Priority(7).Cpu("2").NominatedNode("n1").Build()));
+  state.pods.push_back(Admitted(MakePod("low").Priority(1).Cpu("100m").Build()));
+  ClusterModel model(state, EngineOptions{});
+  const NodeInfo& node = model.nodes()[0];
+  ASSERT_EQ(node.nominees.size(), 2u);
+  EXPECT_EQ(node.nominees[0].priority, 5);
+  EXPECT_EQ(node.nominees[1].request.milli_cpu, 2000);
+  EXPECT_EQ(model.min_bound_victim_priority(), std::numeric_limits<std::int32_t>::max());
+  model.Bind(0, 0, SimTime{});
+  ASSERT_EQ(node.nominees.size(), 1u);
+  EXPECT_EQ(node.nominees[0].priority, 7);
+  EXPECT_EQ(model.min_bound_victim_priority(), 5);
+  model.Bind(2, 0, SimTime{});
+  EXPECT_EQ(model.min_bound_victim_priority(), 1);
+  model.Remove(2, SimTime{std::chrono::seconds(1)});
+  EXPECT_EQ(model.min_bound_victim_priority(), 5);
 }
 
 TEST(ClusterModelPodsTest, BindingClearsTheNomination) {
