@@ -4,6 +4,10 @@
 
 #include <yaml.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
@@ -893,6 +897,23 @@ class JsonParser {
   // structure and UTF-8, so the closing quote is there.
   simdjson::error_code RawString(const char* p, std::string_view& out) {
     const char* q = p;
+#if defined(__SSE2__)
+    // 16 bytes at a time to the first quote, backslash or control character (the text is
+    // padded: reading past the string's end stays inside the padding).
+    for (;;) {
+      const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+      const __m128i special = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8('"')),
+                       _mm_cmpeq_epi8(chunk, _mm_set1_epi8('\\'))),
+          _mm_cmpeq_epi8(_mm_max_epu8(chunk, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f)));
+      const int mask = _mm_movemask_epi8(special);
+      if (mask != 0) {
+        q += __builtin_ctz(static_cast<unsigned>(mask));
+        break;
+      }
+      q += 16;
+    }
+#endif
     while (*q != '"' && *q != '\\') {
       if (static_cast<unsigned char>(*q) < 0x20) return simdjson::UNESCAPED_CHARS;
       ++q;
