@@ -540,7 +540,8 @@ class YamlParser {
 
  private:
   struct Event {
-    yaml_event_t event{};
+    // Not zeroed here: yaml_parser_parse clears the event first thing (a hot path: one per node).
+    yaml_event_t event;
     Event() = default;
     ~Event() { yaml_event_delete(&event); }
     Event(const Event&) = delete;
@@ -812,7 +813,8 @@ class JsonParser {
       od::value item;
       if (auto error = std::move(item_result).get(item); error != simdjson::SUCCESS) return error;
       TreeBuilder builder(item_, false, 2);
-      if (padded_ && text_.size() < Tree::kInSource) builder.SetSource(text_);
+      // An item's tree is read before this parse ends: it may refer to the padded copy too.
+      if (text_.size() < Tree::kInSource) builder.SetSource(std::string_view(base_, text_.size()));
       builder_ = &builder;
       const simdjson::error_code error = Value(item);
       builder_ = root;
