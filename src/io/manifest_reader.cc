@@ -286,19 +286,154 @@ class TextReader {
     for (const Chunk& chunk : chunks) {
       ++document;
       if (IsBlank(chunk.text)) continue;
-      internal::ParseYamlDocuments(
-          chunk.text, chunk.first_line, [&](internal::ParsedDocument&& doc) {
-            if (!doc.ok) {
-              AddFileError(ErrorCode::kInvalidArgument, document, doc.error.line,
-                           doc.error.message);
+      // A List's items are streamed where possible; whatever does not stream as planned (an
+      // error, an alias, a guess of the List's kind proved wrong) is read again whole.
+      const Checkpoint checkpoint = Save();
+      if (!ReadYamlChunk(chunk.text, chunk.first_line, document, true)) {
+        Restore(checkpoint);
+        ReadYamlChunk(chunk.text, chunk.first_line, document, false);
+      }
+    }
+  }
+
+  // The `kind` of the root mapping as a line `kind: X` at column 0 shows it, or empty: a guess
+  // for the items of a List (in kubectl's output `kind` follows `items`), checked once the
+  // document is parsed.
+  static std::string GuessKind(std::string_view text) {
+    std::size_t pos = text.starts_with("kind:") ? 0 : text.find("\nkind:");
+    if (pos == std::string_view::npos) return {};
+    if (text[pos] == '\n') ++pos;
+    std::string_view value = text.substr(pos + 5);
+    value = value.substr(0, value.find('\n'));
+    if (const std::size_t hash = value.find(" #"); hash != std::string_view::npos) {
+      value = value.substr(0, hash);
+    }
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    while (!value.empty() && blank(value.front())) value.remove_prefix(1);
+    while (!value.empty() && blank(value.back())) value.remove_suffix(1);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front()) {
+      value = value.substr(1, value.size() - 2);
+    }
+    return std::string(value);
+  }
+
+  // One chunk of a YAML stream. `stream`: stream the items of Lists, returning false (with the
+  // output partly written: the caller restores it) when that did not go as planned.
+  bool ReadYamlChunk(std::string_view text, int first_line, int document, bool stream) {
+    bool failed = false;
+    Origin list_origin{document, 0, true};
+    std::optional<ItemPlan> plan;
+    internal::ItemStream items;
+    std::string guess;
+    if (stream) {
+      guess = GuessKind(text);
+      items.plan = [&](const internal::Tree& skeleton, bool) {
+        const YamlView view(skeleton, 0);
+        list_origin = Origin{document, view.line(), true};
+        plan = ListPlan(view, guess);
+        return plan.has_value();
+      };
+      items.item = [&](const internal::Tree& item) {
+        if (!failed) WalkItem(YamlView(item, 0), list_origin, *plan);
+      };
+    }
+    internal::ParseYamlDocuments(
+        text, first_line,
+        [&](internal::ParsedDocument&& doc) {
+          if (failed) return;
+          if (!doc.ok) {
+            if (stream) {
+              failed = true;
               return;
             }
-            const YamlView view(doc.tree, 0);
-            if (view.type() == NodeType::kNull) return;  // empty document
-            const Origin origin{document, view.line(), true};
-            WalkTop(view, origin);
-          });
+            AddFileError(ErrorCode::kInvalidArgument, document, doc.error.line,
+                         doc.error.message);
+            return;
+          }
+          const YamlView view(doc.tree, 0);
+          if (doc.streamed) {
+            // The List as a whole must read as the plan guessed.
+            if (ListPlan(view, {}) != plan) failed = true;
+            return;
+          }
+          if (view.type() == NodeType::kNull) return;  // empty document
+          const Origin origin{document, view.line(), true};
+          WalkTop(view, origin);
+        },
+        stream ? &items : nullptr);
+    return !failed && !items.bailed;
+  }
+
+  // --- Streamed List items --------------------------------------------------------------------
+
+  // How WalkObject reads the items of a List: the kind and apiVersion they default to.
+  struct ItemPlan {
+    std::string kind;
+    std::string api_version;
+    friend bool operator==(const ItemPlan&, const ItemPlan&) = default;
+  };
+
+  // The plan when `v` (a top-level document) is a List that WalkTop reads item by item, as
+  // WalkTop and WalkObject decide it. `kind_guess`: the kind when `v` has no `kind` entry yet.
+  template <typename V>
+  std::optional<ItemPlan> ListPlan(const V& v, std::string_view kind_guess) const {
+    if (v.type() != NodeType::kMap) return std::nullopt;
+    const bool has_kind = v.Get("kind").has_value();
+    if (!has_kind && kind_guess.empty() && IsSimulatorExport(v)) return std::nullopt;
+    std::string kind = has_kind ? PeekString(v, "kind") : std::string(kind_guess);
+    const std::string api_version = PeekString(v, "apiVersion");
+    const std::optional<V> items = v.Get("items");
+    if (!items || items->type() != NodeType::kSeq) return std::nullopt;
+    if (kind.empty()) {
+      if (v.Get("spec")) return std::nullopt;
+      kind = "List";
     }
+    if (!kind.ends_with("List")) return std::nullopt;
+    if (kind == "List") return ItemPlan{};
+    return ItemPlan{kind.substr(0, kind.size() - 4), api_version};
+  }
+
+  // One streamed item of a List read at `list` (as WalkObject's List branch reads it).
+  template <typename V>
+  void WalkItem(const V& item, const Origin& list, const ItemPlan& plan) {
+    Origin origin = list;
+    ++origin.depth;
+    if (list.yaml) {
+      origin.line = item.line();
+    } else {
+      origin.document = ++streamed_items_;
+    }
+    WalkObject(item, origin, plan.kind, plan.api_version);
+  }
+
+  // What `out_` holds, to undo a read that has to be done again.
+  struct Checkpoint {
+    std::size_t objects = 0;
+    std::size_t errors = 0;
+    std::size_t ignored = 0;
+    std::size_t file_errors = 0;
+    std::size_t warnings = 0;
+    std::size_t workloads = 0;
+    std::optional<SchedulerConfig> scheduler_config;
+  };
+  Checkpoint Save() const {
+    return Checkpoint{out_.objects.size(),  out_.errors.size(),   out_.ignored.size(),
+                      out_.file_errors.size(), out_.warnings.size(), out_.workloads.size(),
+                      out_.scheduler_config};
+  }
+  template <typename T>
+  static void Truncate(std::vector<T>& v, std::size_t n) {
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
+  }
+  void Restore(const Checkpoint& c) {
+    Truncate(out_.objects, c.objects);
+    Truncate(out_.errors, c.errors);
+    Truncate(out_.ignored, c.ignored);
+    Truncate(out_.file_errors, c.file_errors);
+    Truncate(out_.warnings, c.warnings);
+    Truncate(out_.workloads, c.workloads);
+    out_.scheduler_config = c.scheduler_config;
   }
 
   // --- JSON ---------------------------------------------------------------------------------
@@ -306,6 +441,90 @@ class TextReader {
   // A stream of JSON documents (`kubectl cluster-info dump` concatenates Lists). One document
   // reads as before (items numbered in messages); several are numbered as documents, with lines.
   void ReadJson(std::string_view text, bool padded) {
+    const Checkpoint checkpoint = Save();
+    if (ReadJsonStreaming(text, padded)) return;
+    Restore(checkpoint);
+    ReadJsonWhole(text, padded);
+  }
+
+  // ReadJson with the items of Lists streamed; returns false (the output partly written: the
+  // caller restores it) when the text does not read as planned or has an error, which
+  // ReadJsonWhole then reports.
+  bool ReadJsonStreaming(std::string_view text, bool padded) {
+    int count = 0;               // documents parsed
+    bool failed = false;
+    bool first_as_stream = false;  // how document 1 was read: as one of several, or alone
+    std::optional<internal::ParsedDocument> pending;  // document 1, until that is known
+    Origin list_origin{0, 0, false};
+    std::optional<ItemPlan> plan;
+    const auto flush_pending = [&] {
+      if (!pending) return;
+      first_as_stream = true;
+      WalkJsonDocument(*pending, 1, true);
+      pending.reset();
+    };
+    internal::ItemStream items;
+    items.plan = [&](const internal::Tree& skeleton, bool followed) {
+      if (failed) return false;
+      flush_pending();
+      const bool stream = count > 0 || followed;
+      if (count == 0) first_as_stream = stream;
+      const JsonView view(skeleton, 0);
+      list_origin = stream ? Origin{count + 1, view.line(), true} : Origin{0, 0, false};
+      streamed_items_ = 0;
+      plan = ListPlan(view, {});
+      return plan.has_value();
+    };
+    items.item = [&](const internal::Tree& item) {
+      if (!failed) WalkItem(JsonView(item, 0), list_origin, *plan);
+    };
+    internal::ParseJsonStream(
+        text,
+        [&](internal::ParsedDocument&& doc) {
+          const int d = ++count;
+          if (failed) return;
+          if (!doc.ok) {
+            failed = true;
+            return;
+          }
+          if (doc.streamed) {
+            if (ListPlan(JsonView(doc.tree, 0), {}) != plan) failed = true;
+            return;
+          }
+          if (d == 1) {
+            pending = std::move(doc);
+            return;
+          }
+          flush_pending();
+          WalkJsonDocument(doc, d, true);
+        },
+        padded, &items);
+    if (failed || items.bailed || count == 0) return false;
+    if (pending) {
+      first_as_stream = false;
+      WalkJsonDocument(*pending, 0, false);
+    }
+    return first_as_stream == (count > 1);
+  }
+
+  // One parsed JSON document (not failed); `document` 0 when it is the only one.
+  void WalkJsonDocument(internal::ParsedDocument& doc, int document, bool stream) {
+    const JsonView view(doc.tree, 0);
+    if (view.type() == NodeType::kSeq) {
+      view.ForEachItem([&](int index, const JsonView& item) {
+        const Origin origin =
+            stream ? Origin{document, item.line(), true} : Origin{index + 1, 0, false};
+        WalkObject(item, origin, {}, {});
+      });
+    } else {
+      const Origin origin = stream ? Origin{document, view.line(), true} : Origin{0, 0, false};
+      WalkTop(view, origin);
+    }
+    doc.tree = internal::Tree();
+  }
+
+  // ReadJson without streaming: every document parsed, then walked.
+  void ReadJsonWhole(std::string_view text, bool padded) {
     std::vector<internal::ParsedDocument> docs;
     internal::ParseJsonStream(
         text, [&](internal::ParsedDocument&& doc) { docs.push_back(std::move(doc)); }, padded);
@@ -697,6 +916,7 @@ class TextReader {
   const std::string& file_;
   ReadResult& out_;
   std::optional<FileKind> file_kind_;
+  int streamed_items_ = 0;  // items of the List being streamed, so far
 };
 
 bool IsManifestFile(const std::filesystem::path& p) {
@@ -751,13 +971,28 @@ bool ReadBounded(std::istream& in, const std::string& path, std::size_t size_hin
     // One byte past the cap tells a stream at the cap from one beyond it.
     const std::size_t want = std::min(kChunk, cap + 1 - text.size());
     const std::size_t old = text.size();
-    if (text.capacity() < old + want) {
-      text.reserve(std::min(std::max(old * 2, old + want), cap + 1));
+    std::size_t got = 0;
+    if (size_hint > 0 && old >= size_hint) {
+      // The whole file is in: probe for its end without growing the text (growing would copy
+      // it to twice its size).
+      char probe[4096];
+      const std::size_t n = std::min(want, sizeof probe);
+      in.read(probe, static_cast<std::streamsize>(n));
+      got = static_cast<std::size_t>(in.gcount());
+      text.append(probe, got);
+      if (got == n && got < want) got = want;  // more follows: keep reading
+    } else {
+      const std::size_t room =
+          size_hint > old ? std::min(want, size_hint - old) : want;  // stop at the file's size
+      if (text.capacity() < old + room) {
+        text.reserve(std::min(std::max(old * 2, old + room), cap + 1));
+      }
+      text.resize(old + room);
+      in.read(text.data() + old, static_cast<std::streamsize>(room));
+      got = static_cast<std::size_t>(in.gcount());
+      text.resize(old + got);
+      if (got == room && room < want) got = want;  // the file's size reached: probe next
     }
-    text.resize(old + want);
-    in.read(text.data() + old, static_cast<std::streamsize>(want));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    text.resize(old + got);
     if (old == 0 && text.size() >= 2) {
       const auto b0 = static_cast<unsigned char>(text[0]);
       const auto b1 = static_cast<unsigned char>(text[1]);

@@ -4,6 +4,10 @@
 
 #include <yaml.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
@@ -31,7 +35,9 @@ class TreeBuilder {
     int height = 0;              // collection levels below and including this node
   };
 
-  TreeBuilder(Tree& tree, bool yaml) : tree_(tree) {
+  // `depth_offset`: the levels above the tree's root (an item streamed out of a List: 2).
+  TreeBuilder(Tree& tree, bool yaml, int depth_offset = 0)
+      : tree_(tree), depth_offset_(depth_offset) {
     tree_.yaml_ = yaml;
     tree_.nodes_.clear();
     tree_.arena_.clear();
@@ -46,7 +52,14 @@ class TreeBuilder {
     tree_.arena_.reserve(bytes / 2 + 16);
   }
 
-  int depth() const { return static_cast<int>(open_.size()); }
+  int depth() const { return static_cast<int>(open_.size()) + depth_offset_; }
+  // Collections open in this tree.
+  int open() const { return static_cast<int>(open_.size()); }
+  // The key of the next entry of the open mapping, once set.
+  std::string_view pending_key() const {
+    const Frame& f = open_.back();
+    return tree_.str(f.key_off, f.key_len);
+  }
   bool expecting_key() const {
     return !open_.empty() && open_.back().map && open_.back().expect_key;
   }
@@ -224,6 +237,7 @@ class TreeBuilder {
   }
 
   Tree& tree_;
+  int depth_offset_ = 0;
   std::vector<Frame> open_;
   std::uint64_t alias_nodes_ = 0;
   std::optional<Duplicate> duplicate_;
@@ -357,11 +371,17 @@ class YamlParser {
   YamlParser(const YamlParser&) = delete;
   YamlParser& operator=(const YamlParser&) = delete;
 
-  void Run(const std::function<void(ParsedDocument&&)>& f) {
+  void Run(const std::function<void(ParsedDocument&&)>& f, ItemStream* stream) {
     std::optional<ParsedDocument> doc;
     std::optional<TreeBuilder> builder;
     std::unordered_map<std::string, Anchor> anchors;
     std::vector<std::string> open_anchors;  // anchor name per open collection ("" if none)
+    // Streaming (`stream`): the root mapping's `items` go one by one into `item`.
+    bool items_seen = false;   // the root mapping's `items` sequence was reached
+    bool streaming = false;    // ... and its items are being streamed
+    bool streamed = false;     // ... and were streamed, in this document
+    Tree item;
+    std::optional<TreeBuilder> item_builder;  // set while an item is being built
     for (;;) {
       Event e;
       if (!yaml_parser_parse(&parser_, &e.event)) {
@@ -377,6 +397,24 @@ class YamlParser {
       const yaml_event_t& ev = e.event;
       const std::uint32_t line = Line(ev.start_mark);
       std::optional<std::string> error;
+      // A new item of the streamed `items` starts with this event.
+      if (streaming && !item_builder && builder->open() == 2 &&
+          (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT ||
+           ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)) {
+        item_builder.emplace(item, true, 2);
+      }
+      // Aliases may name nodes of items already handed over: not streamable.
+      if (streaming && (ev.type == YAML_ALIAS_EVENT ||
+                        (ev.type == YAML_SCALAR_EVENT && ev.data.scalar.anchor != nullptr) ||
+                        (ev.type == YAML_MAPPING_START_EVENT &&
+                         ev.data.mapping_start.anchor != nullptr) ||
+                        (ev.type == YAML_SEQUENCE_START_EVENT &&
+                         ev.data.sequence_start.anchor != nullptr))) {
+        stream->bailed = true;
+        return;
+      }
+      TreeBuilder* b = item_builder ? &*item_builder : builder ? &*builder : nullptr;
+      Tree* tree = item_builder ? &item : doc ? &doc->tree : nullptr;
       switch (ev.type) {
         case YAML_STREAM_START_EVENT:
           break;
@@ -388,6 +426,9 @@ class YamlParser {
           builder.emplace(doc->tree, true);
           anchors.clear();
           open_anchors.clear();
+          items_seen = false;
+          streaming = false;
+          streamed = false;
           break;
         case YAML_DOCUMENT_END_EVENT:
           if (builder->duplicate()) {
@@ -399,6 +440,7 @@ class YamlParser {
                 "{}mapping key \"{}\" already defined at line {}", builder->DuplicateContext(),
                 doc->tree.key(second), doc->tree.node(d.first).key_line);
           }
+          doc->streamed = streamed;
           if (!doc->ok || doc->tree.size() > 0) f(std::move(*doc));
           doc.reset();
           builder.reset();
@@ -410,25 +452,25 @@ class YamlParser {
             error = fmt::format("unknown anchor \"{}\" referenced", name);
           } else if (!it->second.closed) {
             error = fmt::format("anchor \"{}\" value contains itself", name);
-          } else if (builder->expecting_key()) {
-            const TreeNode& target = doc->tree.node(it->second.index);
-            builder->SetKey(target.type == NodeType::kScalar ? std::string(doc->tree.text(target))
-                                                             : std::string(),
-                            line);
+          } else if (b->expecting_key()) {
+            const TreeNode& target = tree->node(it->second.index);
+            b->SetKey(target.type == NodeType::kScalar ? std::string(tree->text(target))
+                                                       : std::string(),
+                      line);
           } else {
-            error = builder->AddAlias(it->second.index, it->second.stats, line);
+            error = b->AddAlias(it->second.index, it->second.stats, line);
           }
           break;
         }
         case YAML_SCALAR_EVENT: {
           const std::string_view value(reinterpret_cast<const char*>(ev.data.scalar.value),
                                        ev.data.scalar.length);
-          if (builder->expecting_key()) {
-            builder->SetKey(value, line);
+          if (b->expecting_key()) {
+            b->SetKey(value, line);
             break;
           }
           const auto [type, scalar] = ScalarKind(ev, value);
-          const std::uint32_t i = builder->AddScalar(type, scalar, value, line);
+          const std::uint32_t i = b->AddScalar(type, scalar, value, line);
           if (ev.data.scalar.anchor != nullptr) {
             anchors[reinterpret_cast<const char*>(ev.data.scalar.anchor)] =
                 Anchor{i, TreeBuilder::Stats{}, true};
@@ -440,26 +482,36 @@ class YamlParser {
           const bool map = ev.type == YAML_MAPPING_START_EVENT;
           const unsigned char* anchor =
               map ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor;
-          const bool key = builder->expecting_key();
-          const auto index = static_cast<std::uint32_t>(doc->tree.size());
-          if (!builder->Open(map ? NodeType::kMap : NodeType::kSeq, line, key)) {
+          const bool key = b->expecting_key();
+          const auto index = static_cast<std::uint32_t>(tree->size());
+          // The root mapping's `items` (the first: a second one is a duplicate key).
+          const bool items = stream != nullptr && !map && !key && !item_builder &&
+                             !items_seen && builder->open() == 1 &&
+                             doc->tree.node(0).type == NodeType::kMap &&
+                             builder->pending_key() == "items";
+          if (!b->Open(map ? NodeType::kMap : NodeType::kSeq, line, key)) {
             error = fmt::format("nesting is deeper than {} levels", Limits().max_depth);
             break;
           }
           open_anchors.emplace_back(anchor != nullptr ? reinterpret_cast<const char*>(anchor)
                                                       : "");
           if (anchor != nullptr) anchors[open_anchors.back()] = Anchor{index, {}, false};
+          if (items) {
+            items_seen = true;
+            streaming = streamed = anchors.empty() && stream->plan(doc->tree, false);
+          }
           break;
         }
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT: {
-          const TreeBuilder::Stats stats = builder->Close();
+          const TreeBuilder::Stats stats = b->Close();
           if (!open_anchors.back().empty()) {
             Anchor& a = anchors[open_anchors.back()];
             a.stats = stats;
             a.closed = true;
           }
           open_anchors.pop_back();
+          if (streaming && !item_builder && builder->open() == 1) streaming = false;
           break;
         }
         case YAML_NO_EVENT:
@@ -473,12 +525,23 @@ class YamlParser {
         f(std::move(failed));
         return;
       }
+      if (item_builder && item_builder->open() == 0 && item.size() > 0) {
+        // The item is complete. A duplicate key is reported by the reading without streaming,
+        // which names the object around it.
+        if (item_builder->duplicate()) {
+          stream->bailed = true;
+          return;
+        }
+        item_builder.reset();
+        stream->item(item);
+      }
     }
   }
 
  private:
   struct Event {
-    yaml_event_t event{};
+    // Not zeroed here: yaml_parser_parse clears the event first thing (a hot path: one per node).
+    yaml_event_t event;
     Event() = default;
     ~Event() { yaml_event_delete(&event); }
     Event(const Event&) = delete;
@@ -497,8 +560,8 @@ class YamlParser {
 }  // namespace
 
 void ParseYamlDocuments(std::string_view text, int first_line,
-                        const std::function<void(ParsedDocument&&)>& f) {
-  YamlParser(text, first_line).Run(f);
+                        const std::function<void(ParsedDocument&&)>& f, ItemStream* items) {
+  YamlParser(text, first_line).Run(f, items);
 }
 
 // --- JSON ------------------------------------------------------------------------------------
@@ -585,8 +648,9 @@ class JsonParser {
   static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING);
   explicit JsonParser(std::string_view text) : text_(text) {}
 
-  void Run(const std::function<void(ParsedDocument&&)>& f, bool padded) {
+  void Run(const std::function<void(ParsedDocument&&)>& f, bool padded, ItemStream* items) {
     padded_ = padded;
+    stream_ = items;
     simdjson::padded_string copy;
     if (!padded) copy = simdjson::padded_string(text_);
     base_ = padded ? text_.data() : copy.data();
@@ -606,12 +670,40 @@ class JsonParser {
       doc.line = LineAt(start);
       od::document_reference ref;
       simdjson::error_code error = (*it).get(ref);
+      streaming_ = false;
+      if (error == simdjson::SUCCESS && stream_ != nullptr) {
+        // A root mapping with `items`: a pre-scan of its entries (the values skipped) lets the
+        // caller decide whether to stream them before any is read.
+        od::json_type type;
+        if (ref.type().get(type) == simdjson::SUCCESS && type == od::json_type::object) {
+          const std::string_view source = count == 0 ? it.source() : std::string_view();
+          const bool followed =
+              count > 0 ||
+              !TrimRight(text_.substr(std::min(start + source.size(), text_.size()))).empty();
+          const std::size_t saved_offset = line_offset_;
+          const std::uint32_t saved_line = line_;
+          bool has_items = false;
+          if (PreScan(ref, doc.tree, has_items) != simdjson::SUCCESS) {
+            stream_->bailed = true;
+            return;
+          }
+          line_offset_ = saved_offset;
+          line_ = saved_line;
+          streaming_ = has_items && stream_->plan(doc.tree, followed);
+          ref.rewind();
+        }
+      }
       TreeBuilder builder(doc.tree, false);
-      builder.Reserve(text_.size() - std::min(start, text_.size()));
+      if (!streaming_) builder.Reserve(text_.size() - std::min(start, text_.size()));
       if (padded_ && text_.size() < Tree::kInSource) builder.SetSource(text_);
-      builder_ = &builder;
+      builder_ = root_builder_ = &builder;
       if (error == simdjson::SUCCESS) error = Document(ref);
       builder_ = nullptr;
+      if (bailed_) {
+        stream_->bailed = true;
+        return;
+      }
+      doc.streamed = streaming_;
       if (error != simdjson::SUCCESS) {
         Fail(f, start, error);
         return;
@@ -674,6 +766,69 @@ class JsonParser {
     f(std::move(failed));
   }
 
+  // The root mapping's entries into `tree`, collections without their contents (skipped).
+  // `items`: there is one `items` entry holding a list, and no duplicate key.
+  simdjson::error_code PreScan(od::document_reference& doc, Tree& tree, bool& items) {
+    TreeBuilder builder(tree, false);
+    if (padded_ && text_.size() < Tree::kInSource) builder.SetSource(text_);
+    builder_ = &builder;
+    const simdjson::error_code error = PreScanObject(doc, items);
+    builder_ = nullptr;
+    if (builder.duplicate()) items = false;
+    return error;
+  }
+  simdjson::error_code PreScanObject(od::document_reference& doc, bool& items) {
+    od::object object;
+    if (auto error = doc.get_object().get(object); error != simdjson::SUCCESS) return error;
+    builder_->Open(NodeType::kMap, 0);
+    for (auto field_result : object) {
+      od::field field;
+      if (auto error = std::move(field_result).get(field); error != simdjson::SUCCESS) return error;
+      std::string_view key;
+      if (auto error = RawString(field.key().raw(), key); error != simdjson::SUCCESS) return error;
+      builder_->SetKey(key, 0);
+      od::value& v = field.value();
+      od::json_type type;
+      if (auto error = v.type().get(type); error != simdjson::SUCCESS) return error;
+      if (type == od::json_type::object || type == od::json_type::array) {
+        builder_->Open(type == od::json_type::object ? NodeType::kMap : NodeType::kSeq, 0);
+        builder_->Close();
+        if (key == "items" && type == od::json_type::array) items = true;
+      } else {
+        const std::string_view raw = v.raw_json_token();
+        if (auto error = Scalar(v, type, raw); error != simdjson::SUCCESS) return error;
+      }
+    }
+    builder_->Close();
+    return simdjson::SUCCESS;
+  }
+
+  // The items of the root mapping's `items` list, each into `item_` and handed to `stream_`.
+  simdjson::error_code StreamItems(od::value& v, std::uint32_t line) {
+    od::array array;
+    if (auto error = v.get_array().get(array); error != simdjson::SUCCESS) return error;
+    if (!builder_->Open(NodeType::kSeq, line)) return simdjson::DEPTH_ERROR;
+    TreeBuilder* const root = builder_;
+    for (auto item_result : array) {
+      od::value item;
+      if (auto error = std::move(item_result).get(item); error != simdjson::SUCCESS) return error;
+      TreeBuilder builder(item_, false, 2);
+      // An item's tree is read before this parse ends: it may refer to the padded copy too.
+      if (text_.size() < Tree::kInSource) builder.SetSource(std::string_view(base_, text_.size()));
+      builder_ = &builder;
+      const simdjson::error_code error = Value(item);
+      builder_ = root;
+      if (error != simdjson::SUCCESS) return error;
+      if (builder.duplicate()) {  // reported by the reading without streaming
+        bailed_ = true;
+        return simdjson::UNINITIALIZED;
+      }
+      stream_->item(item_);
+    }
+    builder_->Close();
+    return simdjson::SUCCESS;
+  }
+
   simdjson::error_code Document(od::document_reference& doc) {
     od::json_type type;
     if (auto error = doc.type().get(type); error != simdjson::SUCCESS) return error;
@@ -704,6 +859,19 @@ class JsonParser {
           std::string_view key;
           if (auto error = RawString(key_raw, key); error != simdjson::SUCCESS) return error;
           builder_->SetKey(key, LineOf(key_raw));
+          if (streaming_ && key == "items" && builder_->open() == 1 &&
+              builder_ == root_builder_) {
+            od::value& items = field.value();
+            od::json_type items_type;
+            if (auto error = items.type().get(items_type); error != simdjson::SUCCESS) return error;
+            if (items_type == od::json_type::array) {
+              const std::uint32_t items_line = LineOf(items.raw_json_token().data());
+              if (auto error = StreamItems(items, items_line); error != simdjson::SUCCESS) {
+                return error;
+              }
+              continue;
+            }
+          }
           if (auto error = Value(field.value()); error != simdjson::SUCCESS) return error;
         }
         builder_->Close();
@@ -731,6 +899,23 @@ class JsonParser {
   // structure and UTF-8, so the closing quote is there.
   simdjson::error_code RawString(const char* p, std::string_view& out) {
     const char* q = p;
+#if defined(__SSE2__)
+    // 16 bytes at a time to the first quote, backslash or control character (the text is
+    // padded: reading past the string's end stays inside the padding).
+    for (;;) {
+      const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+      const __m128i special = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8('"')),
+                       _mm_cmpeq_epi8(chunk, _mm_set1_epi8('\\'))),
+          _mm_cmpeq_epi8(_mm_max_epu8(chunk, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f)));
+      const int mask = _mm_movemask_epi8(special);
+      if (mask != 0) {
+        q += __builtin_ctz(static_cast<unsigned>(mask));
+        break;
+      }
+      q += 16;
+    }
+#endif
     while (*q != '"' && *q != '\\') {
       if (static_cast<unsigned char>(*q) < 0x20) return simdjson::UNESCAPED_CHARS;
       ++q;
@@ -857,6 +1042,11 @@ class JsonParser {
   std::string_view text_;
   const char* base_ = nullptr;
   TreeBuilder* builder_ = nullptr;
+  TreeBuilder* root_builder_ = nullptr;  // the document's (not an item's)
+  ItemStream* stream_ = nullptr;
+  bool streaming_ = false;  // this document's items are streamed
+  bool bailed_ = false;
+  Tree item_;
   std::size_t line_offset_ = 0;
   std::uint32_t line_ = 1;
   std::size_t last_offset_ = 0;
@@ -867,8 +1057,8 @@ class JsonParser {
 }  // namespace
 
 void ParseJsonStream(std::string_view text, const std::function<void(ParsedDocument&&)>& f,
-                     bool padded) {
-  JsonParser(text).Run(f, padded);
+                     bool padded, ItemStream* items) {
+  JsonParser(text).Run(f, padded, items);
 }
 
 }  // namespace kpsim::io::internal

@@ -107,13 +107,36 @@ struct ParsedDocument {
   bool ok = true;
   ParseError error;
   int line = 0;  // first line of the document
+  // The root mapping's `items` were handed to an `ItemStream` one by one: in `tree` that
+  // sequence has no children.
+  bool streamed = false;
+};
+
+// Streaming of the `items` of a document's root mapping (a `List`), so that a big dump never has
+// its whole tree in memory: each item is parsed into a small tree of its own, handed over and
+// freed. The parsers still check every item (syntax, duplicate keys, depth, with the item's
+// place: it nests two levels below the root).
+struct ItemStream {
+  // Called when the root mapping's `items` sequence is reached, with the tree built so far (the
+  // root is node 0). JSON: the whole root mapping from a pre-scan, its collections without their
+  // contents; `followed`: text other than whitespace follows the document. YAML: the entries
+  // before `items`; `followed` is false. Returns whether to stream the items.
+  std::function<bool(const Tree& skeleton, bool followed)> plan;
+  // Each item (root node 0), in order.
+  std::function<void(const Tree& item)> item;
+  // Set when the parser stopped because it could not stream what was planned (an item with a
+  // duplicate key, a YAML alias): the items handed over may be incomplete, and no further
+  // documents were parsed. The caller reads the text again without an ItemStream, which reports
+  // the input exactly as it is.
+  bool bailed = false;
 };
 
 // Parses the YAML documents of `text` (usually one: the reader splits streams at `---` lines).
 // `first_line` is the 0-based line of `text` in its file. Calls `f(ParsedDocument&&)` for each
 // document that is not empty; a syntax or safety error ends the text with a failed document.
 void ParseYamlDocuments(std::string_view text, int first_line,
-                        const std::function<void(ParsedDocument&&)>& f);
+                        const std::function<void(ParsedDocument&&)>& f,
+                        ItemStream* items = nullptr);
 
 // Bytes past the end of a text that ParseJsonStream may read when told the text is padded.
 constexpr std::size_t kJsonPadding = 64;
@@ -122,6 +145,6 @@ constexpr std::size_t kJsonPadding = 64;
 // the stream with a failed document (documents before it are kept). `padded`: the kJsonPadding
 // bytes after `text` are readable (else the text is copied once).
 void ParseJsonStream(std::string_view text, const std::function<void(ParsedDocument&&)>& f,
-                     bool padded = false);
+                     bool padded = false, ItemStream* items = nullptr);
 
 }  // namespace kpsim::io::internal
