@@ -3,6 +3,7 @@
 // Reading manifests into api objects, and rendering results. Only io/ includes YAML or JSON
 // libraries; everything here exchanges plain kpsim types.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -66,6 +67,9 @@ struct ReadResult {
 struct ReadOptions {
   // Directories: descend into subdirectories (default). false: only the directory's own files.
   bool recursive = true;
+  // Bytes read from one input (file or stdin) before it is refused; 0 keeps the default cap
+  // (1 GiB). `--max-input-size` sets it.
+  std::size_t max_input_bytes = 0;
 };
 
 // Reads files, directories and "-" (stdin), in the order given. A directory is walked depth

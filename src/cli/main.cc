@@ -31,6 +31,7 @@ struct CommonFlags {
   std::string output = "text";
   std::string feature_gates;
   bool no_recursive = false;
+  std::string max_input_size;  // a quantity: "4Gi", "1500M", bytes
 };
 
 struct EngineFlags {
@@ -55,6 +56,9 @@ void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
                   "Comma-separated Name=true|false pairs (GenericWorkload, CompositePodGroup, ...)");
   cmd->add_flag("--no-recursive", f.no_recursive,
                "Read only the files directly in a directory argument, not its subdirectories");
+  cmd->add_option("--max-input-size", f.max_input_size,
+                  "Refuse an input file (or stdin) larger than this (a quantity: 4Gi, 1500M)")
+      ->default_str("1Gi");
   cmd->add_option("files", f.files, "Manifest files, directories, or - for standard input")
       ->required();
 }
@@ -178,10 +182,20 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
   return options;
 }
 
-kpsim::io::ReadResult Read(const CommonFlags& c) {
+// The reader's options from the flags; nullopt after a usage error on stderr.
+std::optional<kpsim::io::ReadOptions> MakeReadOptions(const CommonFlags& c) {
   kpsim::io::ReadOptions options;
   options.recursive = !c.no_recursive;
-  return kpsim::io::ReadManifests(c.files, options);
+  if (!c.max_input_size.empty()) {
+    auto q = kpsim::Quantity::Parse(c.max_input_size);
+    if (!q.ok() || q->Value() <= 0) {
+      std::cerr << "kpsim: --max-input-size: " << (q.ok() ? "must be positive" : q.error().message)
+                << " (a quantity such as 4Gi or 1500M)\n";
+      return std::nullopt;
+    }
+    options.max_input_bytes = static_cast<std::size_t>(q->Value());
+  }
+  return options;
 }
 
 void AddRunWarning(kpsim::io::ReadResult& read, const kpsim::io::SchedulerConfig& config,
@@ -312,6 +326,8 @@ int main(int argc, char** argv) {
                               : validate->parsed() ? val_common
                                                    : exp_common;
   if (!PathsExist(common.files)) return kExitUsage;
+  const std::optional<kpsim::io::ReadOptions> read_options = MakeReadOptions(common);
+  if (!read_options) return kExitUsage;
 
   if (validate->parsed()) {
     auto gates = kpsim::FeatureGates::Parse(common.feature_gates);
@@ -319,7 +335,7 @@ int main(int argc, char** argv) {
       std::cerr << "kpsim: --feature-gates: " << gates.error().message << "\n";
       return kExitUsage;
     }
-    const kpsim::io::ReadResult read = Read(common);
+    const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, *read_options);
     const kpsim::AdmissionResult admission =
         kpsim::AdmitInput(read.objects, read.workloads, *gates, kpsim::AdmissionMode::kCreate, 1);
     const int rejected = ReportDiagnostics(read, admission);
@@ -334,7 +350,7 @@ int main(int argc, char** argv) {
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
   auto options = MakeOptions(common, engine_flags);
   if (!options) return kExitUsage;
-  kpsim::io::ReadResult read = Read(common);
+  kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, *read_options);
   ApplySchedulerConfig(read, engine_flags, *options);
   const kpsim::AdmissionResult admission = kpsim::AdmitInput(
       read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting, options->seed);

@@ -948,7 +948,7 @@ std::string SizeWords(std::size_t bytes) {
 void AddTooLarge(ReadResult& out, const std::string& path) {
   AddPathError(out, path, ErrorCode::kInvalidArgument,
                fmt::format("input is larger than {}, the most kpsim reads from one file or stdin "
-                           "(split it into several files)",
+                           "(split it into several files, or raise --max-input-size)",
                            SizeWords(internal::Limits().max_input_bytes)));
 }
 
@@ -1251,6 +1251,9 @@ ReadResult ReadManifests(const std::vector<std::string>& paths) {
 }
 
 ReadResult ReadManifests(const std::vector<std::string>& paths, const ReadOptions& options) {
+  internal::ReadLimits limits = internal::Limits();
+  if (options.max_input_bytes > 0) limits.max_input_bytes = options.max_input_bytes;
+  const internal::ScopedReadLimits scoped(limits);
   ReadResult out;
   PathWalker walker(options, out);
   for (const std::string& path : paths) {

@@ -552,5 +552,17 @@ printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: twice}\nspec:\n  schedulingG
 expect_rc "validate duplicate gates" 1 validate "$WORK/dup-gates.yaml"
 if grep -qF 'spec.schedulingGates[1]: Duplicate value: "a"' "$WORK/out"; then ok "validate names the duplicate gate"; else fail "validate duplicate gate message"; fi
 
+# --- --max-input-size: the per-input cap, raised or lowered ----------------------------------
+SIZE_IN="$EX/cascade.yaml"
+expect_rc "validate --max-input-size 100 refuses a bigger file" 1 validate --max-input-size 100 "$SIZE_IN"
+if grep -qF "input is larger than 100 bytes" "$WORK/out" "$WORK/err"; then
+  ok "--max-input-size: the refusal names the cap"
+else
+  fail "--max-input-size: no 'larger than 100 bytes' message"
+fi
+expect_rc "validate --max-input-size 2Gi reads the file" 0 validate --max-input-size 2Gi "$SIZE_IN"
+usage "--max-input-size not a quantity" validate --max-input-size lots "$SIZE_IN"
+usage "--max-input-size zero" simulate --max-input-size 0 "$SIZE_IN"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

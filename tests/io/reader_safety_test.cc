@@ -237,7 +237,7 @@ TEST_F(ReaderFileSafetyTest, InputsPastTheSizeCapAreRefused) {
   EXPECT_EQ(r.file_errors[0].file, big);
   EXPECT_EQ(r.file_errors[0].message,
             big + ": input is larger than 64 bytes, the most kpsim reads from one file or stdin "
-                  "(split it into several files)");
+                  "(split it into several files, or raise --max-input-size)");
 }
 
 TEST_F(ReaderFileSafetyTest, DevZeroStopsAtItsFirstByte) {
