@@ -507,7 +507,8 @@ class TextReader {
     return first_as_stream == (count > 1);
   }
 
-  // One parsed JSON document (not failed); `document` 0 when it is the only one.
+  // One parsed JSON document (not failed); `document` 0 when it is the only one. A bare array of
+  // objects reads like the items of a `List`. Frees the document's tree once read.
   void WalkJsonDocument(internal::ParsedDocument& doc, int document, bool stream) {
     const JsonView view(doc.tree, 0);
     if (view.type() == NodeType::kSeq) {
@@ -540,19 +541,7 @@ class TextReader {
         AddFileError(ErrorCode::kInvalidArgument, document, doc.error.line, doc.error.message);
         continue;
       }
-      const JsonView view(doc.tree, 0);
-      if (view.type() == NodeType::kSeq) {
-        // A bare array of objects: treat like the items of a `List`.
-        view.ForEachItem([&](int index, const JsonView& item) {
-          const Origin origin =
-              stream ? Origin{document, item.line(), true} : Origin{index + 1, 0, false};
-          WalkObject(item, origin, {}, {});
-        });
-      } else {
-        const Origin origin = stream ? Origin{document, view.line(), true} : Origin{0, 0, false};
-        WalkTop(view, origin);
-      }
-      doc.tree = internal::Tree();  // free each document once read
+      WalkJsonDocument(doc, document, stream);  // frees the document's tree
     }
   }
 
