@@ -174,10 +174,10 @@ Expected<Pod> AdmitPodUpdate(Pod pod, const Pod& old) {
     // While the pod was gated its nodeSelector may be narrowed: additions only
     // (validateNodeSelectorMutation).
     if (!old.spec.scheduling_gates.empty()) {
-      for (const auto& [key, value] : old.spec.node_selector) {
+      for (const auto& old_entry : old.spec.node_selector) {
         const auto it = std::find_if(spec.node_selector.begin(), spec.node_selector.end(),
-                                     [&](const auto& kv) { return kv.first == key; });
-        if (it == spec.node_selector.end() || it->second != value) {
+                                     [&](const auto& kv) { return kv.first == old_entry.first; });
+        if (it == spec.node_selector.end() || it->second != old_entry.second) {
           errors.push_back(Invalid("spec.nodeSelector", JsonStringMap(spec.node_selector),
                                    "only additions to spec.nodeSelector are allowed (no "
                                    "mutations or deletions)"));
