@@ -9,6 +9,7 @@
 
 #include "io/reader_test_util.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {

@@ -22,6 +22,7 @@
 #include "kpsim/engine.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "io/render_common.h"
-#include "kpsim/io.h"
+#include "report/render_common.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {

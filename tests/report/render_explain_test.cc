@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {

@@ -1,4 +1,4 @@
-#include "io/render_common.h"
+#include "report/render_common.h"
 
 #include <gtest/gtest.h>
 

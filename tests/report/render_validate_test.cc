@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 #include "testing/builders.h"
 
 namespace kpsim::io {

@@ -1,10 +1,12 @@
-#include "io/render_common.h"
+#include "report/render_common.h"
 
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "kpsim/report.h"
 
 namespace kpsim::io::render {
 namespace {

@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "io/render_common.h"
+#include "report/render_common.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {

@@ -11,8 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "io/render_test_util.h"
+#include "report/render_test_util.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "io/web_assets.h"
-#include "kpsim/io.h"
+#include "report/web_assets.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {
