@@ -10,8 +10,10 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
 #include "kpsim/io.h"
+#include "kpsim/results.h"
 
 namespace kpsim::io {
 

@@ -1,6 +1,9 @@
 // The Engine facade: resolves the simulation origin and dispatches to the profile.
 
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 
 #include <algorithm>
 #include <optional>

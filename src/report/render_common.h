@@ -13,8 +13,9 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::io::render {
 

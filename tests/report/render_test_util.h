@@ -8,7 +8,8 @@
 #include <string>
 #include <utility>
 
-#include "kpsim/engine.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::io::testing {
 

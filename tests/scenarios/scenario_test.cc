@@ -20,9 +20,12 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim {
 namespace {
