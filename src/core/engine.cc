@@ -1,9 +1,6 @@
 // The Engine facade: resolves the simulation origin and dispatches to the profile.
 
 #include "kpsim/engine.h"
-#include "kpsim/engine_options.h"
-#include "kpsim/explain.h"
-#include "kpsim/results.h"
 
 #include <algorithm>
 #include <optional>
@@ -14,6 +11,9 @@
 
 #include "book/book.h"
 #include "engine/scheduler.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 
 namespace kpsim {
 namespace {

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "kpsim/engine_options.h"
 #include "kpsim/report.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::io::render {
 namespace {

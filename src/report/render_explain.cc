@@ -7,8 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "report/render_common.h"
+#include "kpsim/explain.h"
 #include "kpsim/report.h"
+#include "report/render_common.h"
 
 namespace kpsim::io {
 namespace {

@@ -16,8 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "report/web_assets.h"
+#include "kpsim/explain.h"
 #include "kpsim/report.h"
+#include "report/web_assets.h"
 
 namespace kpsim::io {
 namespace {

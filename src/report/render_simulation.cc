@@ -7,9 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "report/render_common.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "report/render_common.h"
 
 namespace kpsim::io {
 namespace {

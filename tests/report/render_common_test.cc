@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kpsim/sim_time.h"
+
 namespace kpsim::io::render {
 namespace {
 

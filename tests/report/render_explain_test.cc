@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kpsim/explain.h"
 #include "kpsim/report.h"
 
 namespace kpsim::io {

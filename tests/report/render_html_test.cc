@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/render_test_util.h"
+#include "kpsim/explain.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "report/render_test_util.h"
 
 namespace kpsim::io {
 namespace {

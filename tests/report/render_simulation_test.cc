@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/render_test_util.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "report/render_test_util.h"
 
 namespace kpsim::io {
 namespace {

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kpsim/explain.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
+#include "kpsim/results.h"
 
 namespace kpsim::io {
 namespace {
