@@ -15,18 +15,18 @@
 #include "kpsim/io.h"
 #include "kpsim/results.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 
 // Every warning of a run in pipeline order: the reader's, admission's, then `more` (the engine's,
 // the command line's). Null stages are skipped.
-std::vector<Warning> CollectWarnings(const ReadResult* read, const AdmissionResult* admission,
+std::vector<Warning> CollectWarnings(const io::ReadResult* read, const AdmissionResult* admission,
                                      std::span<const Warning> more = {});
 // One warning on one line, location first: "file:12 (document 2): Pod ns/p: message [Code]".
 std::string WarningText(const Warning& warning);
 
 // Renderers: pure functions of their inputs (house style G15).
 struct RunReport {
-  const ReadResult* read = nullptr;
+  const io::ReadResult* read = nullptr;
   const AdmissionResult* admission = nullptr;
   const SimulationResult* simulation = nullptr;
   const EngineOptions* options = nullptr;
@@ -36,8 +36,8 @@ struct RunReport {
 };
 std::string RenderSimulationText(const RunReport& report);
 std::string RenderSimulationJson(const RunReport& report);
-std::string RenderValidateText(const ReadResult& read, const AdmissionResult& admission);
-std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& admission);
+std::string RenderValidateText(const io::ReadResult& read, const AdmissionResult& admission);
+std::string RenderValidateJson(const io::ReadResult& read, const AdmissionResult& admission);
 // `input_warnings` are the reader's and admission's (see `CollectWarnings`); the explain's own
 // follow them.
 std::string RenderExplainText(const ExplainResult& explain,
@@ -51,4 +51,4 @@ std::string RenderSimulationHtml(const RunReport& report);
 std::string RenderExplainHtml(const ExplainResult& explain,
                               std::span<const Warning> input_warnings = {});
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

@@ -11,7 +11,7 @@
 #include "kpsim/report.h"
 #include "report/render_common.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using render::Json;
@@ -239,4 +239,4 @@ std::string RenderExplainText(const ExplainResult& explain,
   return out;
 }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

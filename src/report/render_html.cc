@@ -20,7 +20,7 @@
 #include "kpsim/report.h"
 #include "report/web_assets.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -669,4 +669,4 @@ std::string RenderExplainHtml(const ExplainResult& explain,
   return Page("explain", "kpsim explain " + explain.pod, ExplainBody(Parse(json)), json);
 }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

@@ -374,7 +374,7 @@ namespace {
 
 std::vector<std::string> WarningLines(const ReadResult& r) {
   std::vector<std::string> out;
-  for (const Warning& w : r.warnings) out.push_back(WarningText(w));
+  for (const Warning& w : r.warnings) out.push_back(report::WarningText(w));
   return out;
 }
 

@@ -4,7 +4,7 @@
 
 #include "kpsim/sim_time.h"
 
-namespace kpsim::io::render {
+namespace kpsim::report::render {
 namespace {
 
 SimTime At(std::int64_t micros) { return SimTime(SimDuration(micros)); }
@@ -55,8 +55,8 @@ TEST(SecondsTextTest, ThreeDecimalsRightAligned) {
 }
 
 TEST(RejectedJsonTest, DecodeErrorsThenFileErrorsThenAdmissionRejections) {
-  ReadResult read;
-  DecodeError decode;
+  io::ReadResult read;
+  io::DecodeError decode;
   decode.kind = "Pod";
   decode.name = "default/bad";
   decode.source = SourceRef{"a.yaml", 2, 7};
@@ -98,4 +98,4 @@ TEST(DumpTest, InvalidUtf8DoesNotThrow) {
 }
 
 }  // namespace
-}  // namespace kpsim::io::render
+}  // namespace kpsim::report::render

@@ -4,7 +4,7 @@
 #include "kpsim/explain.h"
 #include "kpsim/report.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using nlohmann::json;
@@ -142,4 +142,4 @@ TEST(RenderExplainTextTest, FitsWithoutPreemptionSaysSo) {
 }
 
 }  // namespace
-}  // namespace kpsim::io
+}  // namespace kpsim::report

@@ -11,7 +11,7 @@
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 
-namespace kpsim::io::testing {
+namespace kpsim::report::testing {
 
 inline SimTime Seconds(double s) { return SimTime(SimDuration(std::llround(s * 1e6))); }
 
@@ -35,4 +35,4 @@ inline PodOutcome PodAt(std::string pod, std::int32_t priority, PodState state, 
   return p;
 }
 
-}  // namespace kpsim::io::testing
+}  // namespace kpsim::report::testing
