@@ -37,8 +37,8 @@ constexpr auto kUntil = std::chrono::minutes(10);
 std::string SimulateAndRender(const io::ReadResult& read, const AdmissionResult& admission,
                               const EngineOptions& options) {
   const SimulationResult result = Simulate(admission.state, options);
-  report::RunReport report{&read, &admission, &result, &options, {}};
-  return report::RenderSimulationJson(report) + report::RenderSimulationText(report);
+  report::RunReport run{&read, &admission, &result, &options, {}};
+  return report::RenderSimulationJson(run) + report::RenderSimulationText(run);
 }
 
 }  // namespace

@@ -106,7 +106,9 @@ bool PathsExist(const std::vector<std::string>& files) {
 
 // Prints `warnings` on stderr, one `warning:` line each.
 void ReportWarnings(const std::vector<kpsim::Warning>& warnings) {
-  for (const kpsim::Warning& w : warnings) std::cerr << "warning: " << kpsim::report::WarningText(w) << "\n";
+  for (const kpsim::Warning& w : warnings) {
+    std::cerr << "warning: " << kpsim::report::WarningText(w) << "\n";
+  }
 }
 
 // Reports input problems on stderr, one line each.
@@ -353,10 +355,10 @@ int main(int argc, char** argv) {
     std::vector<kpsim::Warning> all = input_warnings;
     all.insert(all.end(), result.warnings.begin(), result.warnings.end());
     ReportWarnings(all);
-    kpsim::report::RunReport report{&read, &admission, &result, &*options, flag_warnings};
-    std::cout << (common.output == "json"   ? kpsim::report::RenderSimulationJson(report)
-                  : common.output == "html" ? kpsim::report::RenderSimulationHtml(report)
-                                            : kpsim::report::RenderSimulationText(report));
+    kpsim::report::RunReport run{&read, &admission, &result, &*options, flag_warnings};
+    std::cout << (common.output == "json"   ? kpsim::report::RenderSimulationJson(run)
+                  : common.output == "html" ? kpsim::report::RenderSimulationHtml(run)
+                                            : kpsim::report::RenderSimulationText(run));
     return kExitOk;
   }
   if (explain_pod.empty() && explain_group.empty()) {
@@ -374,7 +376,8 @@ int main(int argc, char** argv) {
   std::vector<kpsim::Warning> all = input_warnings;
   all.insert(all.end(), explained->warnings.begin(), explained->warnings.end());
   ReportWarnings(all);
-  std::cout << (common.output == "json" ? kpsim::report::RenderExplainJson(*explained, input_warnings)
+  std::cout << (common.output == "json"
+                    ? kpsim::report::RenderExplainJson(*explained, input_warnings)
                 : common.output == "html"
                     ? kpsim::report::RenderExplainHtml(*explained, input_warnings)
                     : kpsim::report::RenderExplainText(*explained, input_warnings));

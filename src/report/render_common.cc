@@ -81,7 +81,8 @@ Json StringOrNull(std::string_view s) {
   return std::string(s);
 }
 
-std::vector<RejectedLine> RejectedLines(const io::ReadResult* read, const AdmissionResult* admission) {
+std::vector<RejectedLine> RejectedLines(const io::ReadResult* read,
+                                        const AdmissionResult* admission) {
   std::vector<RejectedLine> lines;
   if (read != nullptr) {
     for (const io::DecodeError& e : read->errors) {

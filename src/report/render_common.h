@@ -59,7 +59,8 @@ struct RejectedLine {
   // (and names the object), so text output prints it alone rather than naming the file twice.
   bool located = false;
 };
-std::vector<RejectedLine> RejectedLines(const io::ReadResult* read, const AdmissionResult* admission);
+std::vector<RejectedLine> RejectedLines(const io::ReadResult* read,
+                                        const AdmissionResult* admission);
 
 // `warnings` entries: `{code, object, message, file, line, document, source}` (file null and
 // line/document 0 when the warning is not tied to an input place).

@@ -32,7 +32,8 @@ struct Fixture {
     e.message = "test.yaml:40: Pod default/broken: spec.containers[0].resources.requests.cpu: "
                 "quantities must match the regular expression";
     read.errors.push_back(e);
-    read.ignored.push_back(io::IgnoredObject{"Deployment", "apps/v1", "default/web", {"test.yaml", 6, 50}});
+    read.ignored.push_back(
+        io::IgnoredObject{"Deployment", "apps/v1", "default/web", {"test.yaml", 6, 50}});
   }
 };
 
