@@ -28,8 +28,11 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
 
 namespace kpsim {
 namespace {

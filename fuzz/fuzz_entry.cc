@@ -10,8 +10,11 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
 
 namespace kpsim::fuzz {
 namespace {
@@ -34,8 +37,8 @@ constexpr auto kUntil = std::chrono::minutes(10);
 std::string SimulateAndRender(const io::ReadResult& read, const AdmissionResult& admission,
                               const EngineOptions& options) {
   const SimulationResult result = Simulate(admission.state, options);
-  io::RunReport report{&read, &admission, &result, &options, {}};
-  return io::RenderSimulationJson(report) + io::RenderSimulationText(report);
+  report::RunReport run{&read, &admission, &result, &options, {}};
+  return report::RenderSimulationJson(run) + report::RenderSimulationText(run);
 }
 
 }  // namespace
@@ -57,8 +60,8 @@ int RunOneInput(const std::uint8_t* data, std::size_t size) {
     gates.topology_aware_workload_scheduling = true;
   }
   const AdmissionResult admission = Admit(read.objects, gates);
-  (void)io::RenderValidateJson(read, admission);
-  (void)io::RenderValidateText(read, admission);
+  (void)report::RenderValidateJson(read, admission);
+  (void)report::RenderValidateText(read, admission);
 
   const ClusterState& state = admission.state;
   const std::size_t pods = state.pods.size();
@@ -86,14 +89,14 @@ int RunOneInput(const std::uint8_t* data, std::size_t size) {
       const Pod& pod = state.pods.front();
       auto explained = Explain(state, options, pod.meta.namespace_ + "/" + pod.meta.name);
       if (explained.ok()) {
-        (void)io::RenderExplainJson(*explained);
-        (void)io::RenderExplainText(*explained);
+        (void)report::RenderExplainJson(*explained);
+        (void)report::RenderExplainText(*explained);
       }
     }
     if (profile == Profile::kDefault && gates.generic_workload && !state.pod_groups.empty()) {
       const PodGroup& group = state.pod_groups.front();
       auto explained = ExplainGroup(state, options, group.meta.namespace_ + "/" + group.meta.name);
-      if (explained.ok()) (void)io::RenderExplainJson(*explained);
+      if (explained.ok()) (void)report::RenderExplainJson(*explained);
     }
   }
   return 0;

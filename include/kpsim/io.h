@@ -1,18 +1,15 @@
 #pragma once
 
-// Reading manifests into api objects, and rendering results. Only io/ includes YAML or JSON
+// Reading manifests into api objects (rendering is kpsim/report.h). Only io/ includes YAML or JSON
 // libraries; everything here exchanges plain kpsim types.
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
-#include "kpsim/admission.h"
 #include "kpsim/api/types.h"
-#include "kpsim/engine.h"
 
 namespace kpsim::io {
 
@@ -84,39 +81,5 @@ ReadResult ReadManifests(const std::vector<std::string>& paths, const ReadOption
 
 // Same, from an in-memory text (for tests); `file` names it in messages.
 ReadResult ReadManifestText(std::string_view text, const std::string& file);
-
-// Every warning of a run in pipeline order: the reader's, admission's, then `more` (the engine's,
-// the command line's). Null stages are skipped.
-std::vector<Warning> CollectWarnings(const ReadResult* read, const AdmissionResult* admission,
-                                     std::span<const Warning> more = {});
-// One warning on one line, location first: "file:12 (document 2): Pod ns/p: message [Code]".
-std::string WarningText(const Warning& warning);
-
-// Renderers: pure functions of their inputs (house style G15).
-struct RunReport {
-  const ReadResult* read = nullptr;
-  const AdmissionResult* admission = nullptr;
-  const SimulationResult* simulation = nullptr;
-  const EngineOptions* options = nullptr;
-  // Warnings of the command line itself (a flag the profile ignores, ...), after the reader's,
-  // admission's and the simulation's own, which the renderers collect themselves.
-  std::vector<Warning> extra_warnings;
-};
-std::string RenderSimulationText(const RunReport& report);
-std::string RenderSimulationJson(const RunReport& report);
-std::string RenderValidateText(const ReadResult& read, const AdmissionResult& admission);
-std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& admission);
-// `input_warnings` are the reader's and admission's (see `CollectWarnings`); the explain's own
-// follow them.
-std::string RenderExplainText(const ExplainResult& explain,
-                              std::span<const Warning> input_warnings = {});
-std::string RenderExplainJson(const ExplainResult& explain,
-                              std::span<const Warning> input_warnings = {});
-// Self-contained HTML reports (`-o html`): the page embeds the exact output of the matching JSON
-// renderer, the tables derived from it, and the template, script and style from web/. Works
-// offline; identical input gives byte-identical pages.
-std::string RenderSimulationHtml(const RunReport& report);
-std::string RenderExplainHtml(const ExplainResult& explain,
-                              std::span<const Warning> input_warnings = {});
 
 }  // namespace kpsim::io

@@ -1,6 +1,6 @@
 // Names of the result enums declared in kpsim/engine.h, shared by every renderer and profile.
 
-#include "kpsim/engine.h"
+#include "kpsim/results.h"
 
 namespace kpsim {
 

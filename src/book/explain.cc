@@ -20,6 +20,8 @@
 #include "book/book.h"
 #include "book/book_state.h"
 #include "book/candidate.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
 
 namespace kpsim::book {
 

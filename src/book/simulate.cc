@@ -16,6 +16,9 @@
 #include "book/book.h"
 #include "book/book_state.h"
 #include "book/candidate.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::book {
 namespace {

@@ -17,8 +17,12 @@
 #include "kpsim/admission.h"
 #include "kpsim/api/duration.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace {
 
@@ -106,7 +110,9 @@ bool PathsExist(const std::vector<std::string>& files) {
 
 // Prints `warnings` on stderr, one `warning:` line each.
 void ReportWarnings(const std::vector<kpsim::Warning>& warnings) {
-  for (const kpsim::Warning& w : warnings) std::cerr << "warning: " << kpsim::io::WarningText(w) << "\n";
+  for (const kpsim::Warning& w : warnings) {
+    std::cerr << "warning: " << kpsim::report::WarningText(w) << "\n";
+  }
 }
 
 // Reports input problems on stderr, one line each.
@@ -339,9 +345,9 @@ int main(int argc, char** argv) {
     const kpsim::AdmissionResult admission =
         kpsim::AdmitInput(read.objects, read.workloads, *gates, kpsim::AdmissionMode::kCreate, 1);
     const int rejected = ReportDiagnostics(read, admission);
-    ReportWarnings(kpsim::io::CollectWarnings(&read, &admission));
-    std::cout << (common.output == "json" ? kpsim::io::RenderValidateJson(read, admission)
-                                          : kpsim::io::RenderValidateText(read, admission));
+    ReportWarnings(kpsim::report::CollectWarnings(&read, &admission));
+    std::cout << (common.output == "json" ? kpsim::report::RenderValidateJson(read, admission)
+                                          : kpsim::report::RenderValidateText(read, admission));
     const bool nothing_read =
         read.objects.empty() && read.ignored.empty() && !read.scheduler_config.has_value();
     return rejected > 0 || nothing_read ? kExitRejected : kExitOk;
@@ -358,17 +364,17 @@ int main(int argc, char** argv) {
   const std::vector<kpsim::Warning> flag_warnings =
       IgnoredFlagWarnings(simulate->parsed() ? simulate : explain, *options, common);
   const std::vector<kpsim::Warning> input_warnings =
-      kpsim::io::CollectWarnings(&read, &admission, flag_warnings);
+      kpsim::report::CollectWarnings(&read, &admission, flag_warnings);
 
   if (simulate->parsed()) {
     const kpsim::SimulationResult result = kpsim::Simulate(admission.state, *options);
     std::vector<kpsim::Warning> all = input_warnings;
     all.insert(all.end(), result.warnings.begin(), result.warnings.end());
     ReportWarnings(all);
-    kpsim::io::RunReport report{&read, &admission, &result, &*options, flag_warnings};
-    std::cout << (common.output == "json"   ? kpsim::io::RenderSimulationJson(report)
-                  : common.output == "html" ? kpsim::io::RenderSimulationHtml(report)
-                                            : kpsim::io::RenderSimulationText(report));
+    kpsim::report::RunReport run{&read, &admission, &result, &*options, flag_warnings};
+    std::cout << (common.output == "json"   ? kpsim::report::RenderSimulationJson(run)
+                  : common.output == "html" ? kpsim::report::RenderSimulationHtml(run)
+                                            : kpsim::report::RenderSimulationText(run));
     return kExitOk;
   }
   if (explain_pod.empty() && explain_group.empty()) {
@@ -386,9 +392,10 @@ int main(int argc, char** argv) {
   std::vector<kpsim::Warning> all = input_warnings;
   all.insert(all.end(), explained->warnings.begin(), explained->warnings.end());
   ReportWarnings(all);
-  std::cout << (common.output == "json" ? kpsim::io::RenderExplainJson(*explained, input_warnings)
+  std::cout << (common.output == "json"
+                    ? kpsim::report::RenderExplainJson(*explained, input_warnings)
                 : common.output == "html"
-                    ? kpsim::io::RenderExplainHtml(*explained, input_warnings)
-                    : kpsim::io::RenderExplainText(*explained, input_warnings));
+                    ? kpsim::report::RenderExplainHtml(*explained, input_warnings)
+                    : kpsim::report::RenderExplainText(*explained, input_warnings));
   return kExitOk;
 }

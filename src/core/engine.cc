@@ -11,6 +11,9 @@
 
 #include "book/book.h"
 #include "engine/scheduler.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 
 namespace kpsim {
 namespace {

@@ -15,6 +15,8 @@
 
 #include "engine/class_index.h"
 
+#include "kpsim/engine_options.h"
+
 namespace kpsim::engine {
 namespace {
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/framework.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
 // Candidate order: ascending = better; ties by node order (the first candidate wins).

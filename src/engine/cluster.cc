@@ -5,6 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+
 namespace kpsim::engine {
 namespace {
 

@@ -17,7 +17,9 @@
 #include "engine/status.h"
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
 

@@ -1,6 +1,8 @@
 #include "engine/framework.h"
 
 #include "engine/class_index.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
 
 #include <algorithm>
 #include <array>

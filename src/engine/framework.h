@@ -18,7 +18,9 @@
 #include "engine/filter.h"
 #include "engine/queue.h"
 #include "engine/status.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
 

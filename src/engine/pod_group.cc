@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "engine/framework.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 
 namespace kpsim::engine {
 namespace {

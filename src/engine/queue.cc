@@ -1,6 +1,7 @@
 #include "engine/queue.h"
 
 #include "engine/filter.h"
+#include "kpsim/sim_time.h"
 
 #include <algorithm>
 #include <cmath>

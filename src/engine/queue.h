@@ -14,7 +14,7 @@
 
 #include "engine/cluster.h"
 #include "engine/status.h"
-#include "kpsim/engine.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
 

@@ -9,6 +9,10 @@
 #include "engine/cluster.h"
 #include "engine/framework.h"
 #include "engine/queue.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
 namespace {

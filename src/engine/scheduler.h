@@ -5,7 +5,10 @@
 #include <string_view>
 
 #include "kpsim/admission.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/expected.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 
 namespace kpsim::engine {
 

@@ -9,7 +9,9 @@
 
 #include "book/book.h"
 #include "kpsim/admission.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
+#include "kpsim/results.h"
 
 namespace kpsim::book {
 namespace {

@@ -8,6 +8,8 @@
 
 #include "book/book.h"
 #include "book/book_builders.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
 
 namespace kpsim::book {
 namespace {

@@ -15,6 +15,8 @@
 #include "book/book.h"
 #include "book/book_builders.h"
 #include "book/reference_model.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
 
 namespace kpsim::book {
 namespace {

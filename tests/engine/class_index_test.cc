@@ -17,6 +17,8 @@
 #include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

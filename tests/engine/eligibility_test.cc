@@ -10,6 +10,7 @@
 #include "engine/framework.h"
 #include "engine_test_harness.h"
 #include "kpsim/api/types.h"
+#include "kpsim/explain.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

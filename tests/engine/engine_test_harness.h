@@ -18,7 +18,8 @@
 #include "engine/cluster.h"
 #include "engine/framework.h"
 #include "kpsim/admission.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

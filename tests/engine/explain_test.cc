@@ -10,6 +10,8 @@
 #include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

@@ -16,7 +16,8 @@
 #include "engine/cluster.h"
 #include "engine/status.h"
 #include "kpsim/admission.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine {

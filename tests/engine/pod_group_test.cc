@@ -21,6 +21,8 @@
 #include "engine/scheduler.h"
 #include "engine_test_harness.h"
 #include "kpsim/api/types.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

@@ -17,6 +17,9 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 #include "testing/builders.h"
 
 namespace kpsim {

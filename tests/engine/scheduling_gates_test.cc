@@ -7,6 +7,8 @@
 #include <string>
 
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
 #include "testing/builders.h"
 
 namespace kpsim {

@@ -15,6 +15,8 @@
 #include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

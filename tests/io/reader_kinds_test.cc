@@ -9,6 +9,7 @@
 
 #include "io/reader_test_util.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
 namespace kpsim::io {
 namespace {
@@ -373,7 +374,7 @@ namespace {
 
 std::vector<std::string> WarningLines(const ReadResult& r) {
   std::vector<std::string> out;
-  for (const Warning& w : r.warnings) out.push_back(WarningText(w));
+  for (const Warning& w : r.warnings) out.push_back(report::WarningText(w));
   return out;
 }
 

@@ -1,8 +1,9 @@
 // Golden scenario tests (house style G19, tier 3): every directory under tests/scenarios/ that
 // holds an `expected.json` is one case. The case's manifests (`cluster.yaml`, or the files named in
 // `source.txt`) go through the public pipeline exactly as `kpsim simulate -o json` runs it:
-// io::ReadManifests -> ExpandWorkloads -> Admit -> Simulate -> io::RenderSimulationJson. The rendered JSON must match
-// `expected.json` as a subset; see tests/scenarios/README.md for the matching rules.
+// io::ReadManifests -> ExpandWorkloads -> Admit -> Simulate -> report::RenderSimulationJson. The
+// rendered JSON must match `expected.json` as a subset; see tests/scenarios/README.md for the
+// matching rules.
 
 #include <gtest/gtest.h>
 
@@ -20,8 +21,12 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim {
 namespace {
@@ -360,8 +365,8 @@ TEST_P(ScenarioTest, MatchesExpectedJson) {
   const AdmissionResult admission = AdmitInput(read.objects, read.workloads, options.gates,
                                                AdmissionMode::kExisting, options.seed);
   const SimulationResult simulation = Simulate(admission.state, options);
-  const io::RunReport report{&read, &admission, &simulation, &options, {}};
-  const std::string rendered = io::RenderSimulationJson(report);
+  const report::RunReport run{&read, &admission, &simulation, &options, {}};
+  const std::string rendered = report::RenderSimulationJson(run);
 
   const json actual = json::parse(rendered, nullptr, false);
   ASSERT_FALSE(actual.is_discarded()) << c.name << ": rendered JSON does not parse:\n" << rendered;
@@ -374,8 +379,8 @@ TEST_P(ScenarioTest, MatchesExpectedJson) {
   }
 
   const SimulationResult again = Simulate(admission.state, options);
-  const io::RunReport report_again{&read, &admission, &again, &options, {}};
-  EXPECT_EQ(rendered, io::RenderSimulationJson(report_again)) << c.name << ": not deterministic";
+  const report::RunReport report_again{&read, &admission, &again, &options, {}};
+  EXPECT_EQ(rendered, report::RenderSimulationJson(report_again)) << c.name << ": not deterministic";
 }
 
 std::string CaseTestName(const testing::TestParamInfo<ScenarioCase>& info) {

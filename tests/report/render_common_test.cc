@@ -1,8 +1,10 @@
-#include "io/render_common.h"
+#include "report/render_common.h"
 
 #include <gtest/gtest.h>
 
-namespace kpsim::io::render {
+#include "kpsim/sim_time.h"
+
+namespace kpsim::report::render {
 namespace {
 
 SimTime At(std::int64_t micros) { return SimTime(SimDuration(micros)); }
@@ -53,8 +55,8 @@ TEST(SecondsTextTest, ThreeDecimalsRightAligned) {
 }
 
 TEST(RejectedJsonTest, DecodeErrorsThenFileErrorsThenAdmissionRejections) {
-  ReadResult read;
-  DecodeError decode;
+  io::ReadResult read;
+  io::DecodeError decode;
   decode.kind = "Pod";
   decode.name = "default/bad";
   decode.source = SourceRef{"a.yaml", 2, 7};
@@ -96,4 +98,4 @@ TEST(DumpTest, InvalidUtf8DoesNotThrow) {
 }
 
 }  // namespace
-}  // namespace kpsim::io::render
+}  // namespace kpsim::report::render

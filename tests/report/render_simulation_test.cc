@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "io/render_test_util.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "report/render_test_util.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using nlohmann::json;
@@ -56,7 +59,7 @@ SimulationResult Cascade() {
   return r;
 }
 
-RunReport Report(const SimulationResult* sim, const ReadResult* read = nullptr,
+RunReport Report(const SimulationResult* sim, const io::ReadResult* read = nullptr,
                  const AdmissionResult* admission = nullptr,
                  const EngineOptions* options = nullptr) {
   RunReport report;
@@ -180,13 +183,13 @@ TEST(RenderSimulationJsonTest, NodesRenderResourcesAsKubernetesQuantities) {
 
 TEST(RenderSimulationJsonTest, RejectedCombinesReadErrorsAndAdmissionRejections) {
   const SimulationResult sim = Cascade();
-  ReadResult read;
-  DecodeError e;
+  io::ReadResult read;
+  io::DecodeError e;
   e.kind = "Node";
   e.name = "n";
   e.message = "bad";
   read.errors.push_back(e);
-  read.ignored.push_back(IgnoredObject{"Service", "v1", "default/svc", {"f.yaml", 3, 0}});
+  read.ignored.push_back(io::IgnoredObject{"Service", "v1", "default/svc", {"f.yaml", 3, 0}});
   AdmissionResult admission;
   AdmissionOutcome rejected;
   rejected.kind = ObjectKind::kPod;
@@ -299,8 +302,8 @@ TEST(RenderSimulationTextTest, BookProfileReadsLikeTheChaptersLog) {
 
 TEST(RenderSimulationTextTest, RejectedAndIgnoredObjectsAreListed) {
   const SimulationResult sim = Cascade();
-  ReadResult read;
-  read.ignored.push_back(IgnoredObject{"Service", "v1", "default/svc", {"f.yaml", 3, 0}});
+  io::ReadResult read;
+  read.ignored.push_back(io::IgnoredObject{"Service", "v1", "default/svc", {"f.yaml", 3, 0}});
   AdmissionResult admission;
   AdmissionOutcome rejected;
   rejected.kind = ObjectKind::kPriorityClass;
@@ -321,7 +324,7 @@ TEST(RenderSimulationTextTest, ReadErrorsNameTheirFileOnce) {
   // Setup: what the reader produces for a YAML syntax error and a refused field (messages that
   // already start with their place). Expect: each printed as is, the file named once per line.
   const SimulationResult sim = Cascade();
-  const ReadResult read = ReadManifestText(
+  const io::ReadResult read = io::ReadManifestText(
       "kind: Pod\nmetadata: {name: neg}\nspec:\n  containers: [{name: c, resources: {requests: "
       "{cpu: \"-1\"}}}]\n---\nkind: Pod\nmetadata: {name: p\n  bad: [\n",
       "in.yaml");
@@ -342,4 +345,4 @@ TEST(RenderSimulationTextTest, ReadErrorsNameTheirFileOnce) {
 }
 
 }  // namespace
-}  // namespace kpsim::io
+}  // namespace kpsim::report

@@ -8,9 +8,10 @@
 #include <string>
 #include <utility>
 
-#include "kpsim/engine.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
 
-namespace kpsim::io::testing {
+namespace kpsim::report::testing {
 
 inline SimTime Seconds(double s) { return SimTime(SimDuration(std::llround(s * 1e6))); }
 
@@ -34,4 +35,4 @@ inline PodOutcome PodAt(std::string pod, std::int32_t priority, PodState state, 
   return p;
 }
 
-}  // namespace kpsim::io::testing
+}  // namespace kpsim::report::testing

@@ -5,10 +5,10 @@
 
 #include <string_view>
 
-namespace kpsim::io::web {
+namespace kpsim::report::web {
 
 std::string_view IndexHtml();  // web/index.html: the page, with @KPSIM_...@ placeholders
 std::string_view AppJs();      // web/app.js: draws the timeline from the embedded JSON
 std::string_view StyleCss();   // web/style.css
 
-}  // namespace kpsim::io::web
+}  // namespace kpsim::report::web

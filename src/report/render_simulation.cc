@@ -7,10 +7,13 @@
 
 #include <fmt/format.h>
 
-#include "io/render_common.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "report/render_common.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using render::Json;
@@ -285,7 +288,7 @@ class TextWriter {
     }
     if (report_.read != nullptr && !report_.read->ignored.empty()) {
       out_ += "\nIgnored objects (kinds kpsim does not model):\n";
-      for (const IgnoredObject& o : report_.read->ignored) {
+      for (const io::IgnoredObject& o : report_.read->ignored) {
         out_ += fmt::format("  {} {} [{}]\n", o.kind, o.name, o.source.ToString());
       }
     }
@@ -369,4 +372,4 @@ std::string RenderSimulationJson(const RunReport& report) {
 
 std::string RenderSimulationText(const RunReport& report) { return TextWriter(report).Render(); }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

@@ -2,9 +2,10 @@
 #include <nlohmann/json.hpp>
 
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 #include "testing/builders.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using nlohmann::json;
@@ -15,7 +16,7 @@ using testing::ToObject;
 // Setup: a class, a pod using it, a pod naming a missing class, and a node; plus one decode
 // error and one ignored Deployment.
 struct Fixture {
-  ReadResult read;
+  io::ReadResult read;
   AdmissionResult admission;
   Fixture() {
     const std::vector<Object> objects = {
@@ -24,14 +25,15 @@ struct Fixture {
         ToObject(MakePod("api").PriorityClass("gold").Build(), 3),
         ToObject(testing::MakeNode("node-a").Cpu("2").Build(), 4)};
     admission = Admit(objects, FeatureGates{});
-    DecodeError e;
+    io::DecodeError e;
     e.kind = "Pod";
     e.name = "default/broken";
     e.source = SourceRef{"test.yaml", 5, 40};
     e.message = "test.yaml:40: Pod default/broken: spec.containers[0].resources.requests.cpu: "
                 "quantities must match the regular expression";
     read.errors.push_back(e);
-    read.ignored.push_back(IgnoredObject{"Deployment", "apps/v1", "default/web", {"test.yaml", 6, 50}});
+    read.ignored.push_back(
+        io::IgnoredObject{"Deployment", "apps/v1", "default/web", {"test.yaml", 6, 50}});
   }
 };
 
@@ -89,4 +91,4 @@ TEST(RenderValidateTextTest, ListsEachObjectTheRejectionsAndASummary) {
 }
 
 }  // namespace
-}  // namespace kpsim::io
+}  // namespace kpsim::report

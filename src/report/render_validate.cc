@@ -5,14 +5,15 @@
 
 #include <fmt/format.h>
 
-#include "io/render_common.h"
+#include "report/render_common.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 
 using render::Json;
 
-std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& admission) {
+std::string RenderValidateJson(const io::ReadResult& read, const AdmissionResult& admission) {
   Json objects = Json::array();
   for (const AdmissionOutcome& o : admission.outcomes) {
     Json entry = Json::object();
@@ -51,7 +52,7 @@ std::string RenderValidateJson(const ReadResult& read, const AdmissionResult& ad
   return render::Dump(out);
 }
 
-std::string RenderValidateText(const ReadResult& read, const AdmissionResult& admission) {
+std::string RenderValidateText(const io::ReadResult& read, const AdmissionResult& admission) {
   std::string out;
   int admitted = 0;
   for (const AdmissionOutcome& o : admission.outcomes) {
@@ -81,7 +82,7 @@ std::string RenderValidateText(const ReadResult& read, const AdmissionResult& ad
   }
   if (!read.ignored.empty()) {
     out += "\nIgnored (kinds kpsim does not model):\n";
-    for (const IgnoredObject& o : read.ignored) {
+    for (const io::IgnoredObject& o : read.ignored) {
       out += fmt::format("  {} {}  [{}]\n", o.kind, o.name, o.source.ToString());
     }
   }
@@ -95,4 +96,4 @@ std::string RenderValidateText(const ReadResult& read, const AdmissionResult& ad
   return out;
 }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

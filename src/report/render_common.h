@@ -13,10 +13,11 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
-#include "kpsim/engine.h"
+#include "kpsim/engine_options.h"
 #include "kpsim/io.h"
+#include "kpsim/sim_time.h"
 
-namespace kpsim::io::render {
+namespace kpsim::report::render {
 
 using Json = nlohmann::ordered_json;
 
@@ -35,7 +36,7 @@ Json SecondsJson(SimTime t);
 // The same time as text with three decimals, right-aligned to `width`: "  30.000".
 std::string SecondsText(SimTime t, int width = 8);
 
-// Stable names (kept here so io/ needs no engine library).
+// Stable names (kept here so report/ needs no engine library).
 std::string_view ProfileName(Profile p);
 std::string_view OperationName(Operation op);
 
@@ -44,9 +45,9 @@ Json StringOrNull(std::string_view s);
 
 // `rejected` entries: decode errors, whole-file errors and (when `admission` is not null)
 // admission outcomes that were not admitted, in that order; each `{kind, name, message, source}`.
-Json RejectedJson(const ReadResult* read, const AdmissionResult* admission);
+Json RejectedJson(const io::ReadResult* read, const AdmissionResult* admission);
 // `ignored` entries: `{kind, apiVersion, name, source}`.
-Json IgnoredJson(const ReadResult* read);
+Json IgnoredJson(const io::ReadResult* read);
 
 // One rejected or ignored object in plain words, for the text renderers.
 struct RejectedLine {
@@ -58,7 +59,8 @@ struct RejectedLine {
   // (and names the object), so text output prints it alone rather than naming the file twice.
   bool located = false;
 };
-std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionResult* admission);
+std::vector<RejectedLine> RejectedLines(const io::ReadResult* read,
+                                        const AdmissionResult* admission);
 
 // `warnings` entries: `{code, object, message, file, line, document, source}` (file null and
 // line/document 0 when the warning is not tied to an input place).
@@ -69,4 +71,4 @@ std::string WarningsText(std::span<const Warning> warnings);
 // `json.dump(2)` plus a trailing newline.
 std::string Dump(const Json& json);
 
-}  // namespace kpsim::io::render
+}  // namespace kpsim::report::render

@@ -11,10 +11,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "io/render_test_util.h"
+#include "kpsim/explain.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
+#include "report/render_test_util.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -63,7 +66,7 @@ SimulationResult Cascade(
   return r;
 }
 
-RunReport Report(const SimulationResult* sim, const ReadResult* read = nullptr) {
+RunReport Report(const SimulationResult* sim, const io::ReadResult* read = nullptr) {
   RunReport report;
   report.simulation = sim;
   report.read = read;
@@ -230,8 +233,8 @@ TEST(RenderSimulationHtmlTest, ListsRejectedIgnoredObjectsAndPodGroups) {
   group.min_count = 4;
   group.state = "WaitingForMinCount";
   sim.groups.push_back(group);
-  ReadResult read;
-  DecodeError bad;
+  io::ReadResult read;
+  io::DecodeError bad;
   bad.kind = "Pod";
   bad.name = "default/greedy";
   bad.source = {"bad.yaml", 6, 88};
@@ -295,4 +298,4 @@ TEST(RenderExplainHtmlTest, FitsWithoutPreemption) {
 }
 
 }  // namespace
-}  // namespace kpsim::io
+}  // namespace kpsim::report

@@ -1,4 +1,4 @@
-#include "io/render_common.h"
+#include "report/render_common.h"
 
 #include <cmath>
 #include <utility>
@@ -6,7 +6,11 @@
 
 #include <fmt/format.h>
 
-namespace kpsim::io::render {
+#include "kpsim/engine_options.h"
+#include "kpsim/report.h"
+#include "kpsim/sim_time.h"
+
+namespace kpsim::report::render {
 namespace {
 
 std::int64_t RoundedMillis(SimTime t) {
@@ -77,10 +81,11 @@ Json StringOrNull(std::string_view s) {
   return std::string(s);
 }
 
-std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionResult* admission) {
+std::vector<RejectedLine> RejectedLines(const io::ReadResult* read,
+                                        const AdmissionResult* admission) {
   std::vector<RejectedLine> lines;
   if (read != nullptr) {
-    for (const DecodeError& e : read->errors) {
+    for (const io::DecodeError& e : read->errors) {
       lines.push_back({e.kind, e.name, e.source.ToString(), e.message, /*located=*/true});
     }
     for (const Error& e : read->file_errors) {
@@ -97,7 +102,7 @@ std::vector<RejectedLine> RejectedLines(const ReadResult* read, const AdmissionR
   return lines;
 }
 
-Json RejectedJson(const ReadResult* read, const AdmissionResult* admission) {
+Json RejectedJson(const io::ReadResult* read, const AdmissionResult* admission) {
   Json out = Json::array();
   for (const RejectedLine& line : RejectedLines(read, admission)) {
     Json entry = Json::object();
@@ -110,10 +115,10 @@ Json RejectedJson(const ReadResult* read, const AdmissionResult* admission) {
   return out;
 }
 
-Json IgnoredJson(const ReadResult* read) {
+Json IgnoredJson(const io::ReadResult* read) {
   Json out = Json::array();
   if (read == nullptr) return out;
-  for (const IgnoredObject& o : read->ignored) {
+  for (const io::IgnoredObject& o : read->ignored) {
     Json entry = Json::object();
     entry["kind"] = o.kind;
     entry["apiVersion"] = o.api_version;
@@ -152,11 +157,11 @@ std::string Dump(const Json& json) {
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace kpsim::io::render
+}  // namespace kpsim::report::render
 
-namespace kpsim::io {
+namespace kpsim::report {
 
-std::vector<Warning> CollectWarnings(const ReadResult* read, const AdmissionResult* admission,
+std::vector<Warning> CollectWarnings(const io::ReadResult* read, const AdmissionResult* admission,
                                      std::span<const Warning> more) {
   std::vector<Warning> out;
   if (read != nullptr) out.insert(out.end(), read->warnings.begin(), read->warnings.end());
@@ -182,4 +187,4 @@ std::string WarningText(const Warning& warning) {
   return out;
 }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

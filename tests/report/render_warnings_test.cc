@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "kpsim/explain.h"
 #include "kpsim/io.h"
+#include "kpsim/report.h"
+#include "kpsim/results.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using json = nlohmann::json;
@@ -26,7 +29,7 @@ Warning MakeWarning(std::string file, int line, int document, std::string object
 }
 
 struct Inputs {
-  ReadResult read;
+  io::ReadResult read;
   AdmissionResult admission;
   SimulationResult simulation;
   Inputs() {
@@ -108,4 +111,4 @@ TEST(RenderWarningsTest, ExplainPutsInputWarningsBeforeItsOwn) {
 }
 
 }  // namespace
-}  // namespace kpsim::io
+}  // namespace kpsim::report

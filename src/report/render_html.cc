@@ -16,10 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "io/web_assets.h"
-#include "kpsim/io.h"
+#include "kpsim/explain.h"
+#include "kpsim/report.h"
+#include "report/web_assets.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -668,4 +669,4 @@ std::string RenderExplainHtml(const ExplainResult& explain,
   return Page("explain", "kpsim explain " + explain.pod, ExplainBody(Parse(json)), json);
 }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

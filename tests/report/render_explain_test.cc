@@ -1,9 +1,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "kpsim/io.h"
+#include "kpsim/explain.h"
+#include "kpsim/report.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using nlohmann::json;
@@ -141,4 +142,4 @@ TEST(RenderExplainTextTest, FitsWithoutPreemptionSaysSo) {
 }
 
 }  // namespace
-}  // namespace kpsim::io
+}  // namespace kpsim::report

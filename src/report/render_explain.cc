@@ -7,10 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "io/render_common.h"
-#include "kpsim/io.h"
+#include "kpsim/explain.h"
+#include "kpsim/report.h"
+#include "report/render_common.h"
 
-namespace kpsim::io {
+namespace kpsim::report {
 namespace {
 
 using render::Json;
@@ -238,4 +239,4 @@ std::string RenderExplainText(const ExplainResult& explain,
   return out;
 }
 
-}  // namespace kpsim::io
+}  // namespace kpsim::report

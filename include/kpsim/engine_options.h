@@ -1,0 +1,59 @@
+#pragma once
+
+// The options of a run: the profile, the seed, feature gates, the KubeSchedulerConfiguration
+// settings kpsim models and the arrival of pending pods.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "kpsim/api/types.h"
+#include "kpsim/feature_gates.h"
+#include "kpsim/sim_time.h"
+
+namespace kpsim {
+
+enum class Profile : std::uint8_t { kDefault, kBook };
+
+// How preemption picks the nodes it dry-runs.
+enum class CandidateSampling : std::uint8_t {
+  kExact,       // every potential node, in node order (default)
+  kKubernetes,  // minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100, seeded offset
+};
+
+// How pending pods without a creationTimestamp arrive (pods with one keep their time).
+enum class Arrival : std::uint8_t {
+  kTogether,    // all at time 0, as one apply (default)
+  kSequential,  // one apply after another in input order, the scheduler settling in between
+};
+
+struct EngineOptions {
+  Profile profile = Profile::kDefault;
+  std::uint64_t seed = 1;
+  std::optional<SimDuration> until;  // stop the run at this simulated time
+  FeatureGates gates;
+  CandidateSampling candidate_sampling = CandidateSampling::kExact;
+  int max_attempts = 1000000;  // book profile: the chapter's round cap (--max-attempts)
+  // The wall time of simulated time 0. Unset: the earliest creationTimestamp among pending pods;
+  // if none, the latest timestamp in the input; if none, the Unix epoch.
+  std::optional<WallTime> origin;
+  // Disables the engine's dry-run and filter caches (for testing that they change nothing).
+  bool disable_caches = false;
+  // KubeSchedulerConfiguration settings (default profile; the book profile ignores them). The
+  // defaults are kube-scheduler's; a KubeSchedulerConfiguration in the input sets them.
+  // percentageOfNodesToScore: 0 = adaptive (50 - nodes/125, at least 5), else 1..100.
+  std::int32_t percentage_of_nodes_to_score = 0;
+  // DefaultPreemptionArgs, used when `candidate_sampling` is kKubernetes.
+  std::int32_t min_candidate_nodes_percentage = 10;
+  std::int32_t min_candidate_nodes_absolute = 100;
+  // podInitialBackoffSeconds / podMaxBackoffSeconds.
+  SimDuration pod_initial_backoff = std::chrono::seconds(1);
+  SimDuration pod_max_backoff = std::chrono::seconds(10);
+  // `--arrival`: `kSequential` replays `kubectl apply` file by file. An apply is one pod, or the
+  // consecutive pods of one controller or pod group (`ApplyGroupKey`). The next apply arrives when
+  // the scheduler has settled: nothing left to attempt except pods parked unschedulable, and no
+  // termination in flight.
+  Arrival arrival = Arrival::kTogether;
+};
+
+}  // namespace kpsim

@@ -1,0 +1,4 @@
+// Fixture: a public header reaching up the DAG. Never compiled.
+#pragma once
+#include "kpsim/api/types.h"
+#include "kpsim/engine.h"

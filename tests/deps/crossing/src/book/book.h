@@ -1,0 +1,1 @@
+// Fixture: the book module exists in this tree. Never compiled.
