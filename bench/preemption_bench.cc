@@ -26,6 +26,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "bench_util.h"
+
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
 #include "kpsim/engine_options.h"
@@ -199,15 +201,6 @@ const Prepared& Prepare(const std::string& shape) {
   return p;
 }
 
-double PeakRssMiB() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
-  }
-  return 0;
-}
-
 void ReportInputErrors(benchmark::State& state, const Prepared& p) {
   std::size_t rejected = p.read.errors.size() + p.read.file_errors.size();
   for (const AdmissionOutcome& o : p.admission.outcomes) rejected += o.admitted ? 0 : 1;
@@ -227,7 +220,7 @@ void BM_Load(benchmark::State& state, std::string shape) {
                                                 benchmark::Counter::kIsRate);
   state.counters["objects"] = static_cast<double>(objects);
   state.counters["MB"] = static_cast<double>(p.text.size()) / 1e6;
-  state.counters["peakRSS_MiB"] = PeakRssMiB();
+  state.counters["peakRSS_MiB"] = bench::PeakRssMiB();
 }
 
 void BM_Admit(benchmark::State& state, std::string shape) {
@@ -239,7 +232,7 @@ void BM_Admit(benchmark::State& state, std::string shape) {
   }
   state.counters["pods/s"] = benchmark::Counter(static_cast<double>(p.pods) * state.iterations(),
                                                 benchmark::Counter::kIsRate);
-  state.counters["peakRSS_MiB"] = PeakRssMiB();
+  state.counters["peakRSS_MiB"] = bench::PeakRssMiB();
 }
 
 void BM_Simulate(benchmark::State& state, std::string shape, Profile profile) {
@@ -268,7 +261,7 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile) {
   state.counters["preemptions"] = static_cast<double>(stats.preemption_attempts);
   state.counters["victims"] = static_cast<double>(stats.victims);
   state.counters["scheduled"] = static_cast<double>(stats.pods_scheduled);
-  state.counters["peakRSS_MiB"] = PeakRssMiB();
+  state.counters["peakRSS_MiB"] = bench::PeakRssMiB();
 }
 
 void RegisterAll() {

@@ -18,6 +18,8 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "bench_util.h"
+
 #include "kpsim/io.h"
 
 namespace kpsim {
@@ -47,15 +49,6 @@ const std::filesystem::path& DumpDir() {
   return dir;
 }
 
-double PeakRssMiB() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
-  }
-  return 0;
-}
-
 void BM_Read(benchmark::State& state, const char* file) {
   if (DumpDir().empty()) {
     state.SkipWithError("tools/gen_dump.py failed");
@@ -78,7 +71,7 @@ void BM_Read(benchmark::State& state, const char* file) {
   state.counters["objects/s"] = benchmark::Counter(
       static_cast<double>(objects), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["MB"] = static_cast<double>(bytes) / 1e6;
-  state.counters["peak_rss_MiB"] = PeakRssMiB();
+  state.counters["peak_rss_MiB"] = bench::PeakRssMiB();
 }
 
 BENCHMARK_CAPTURE(BM_Read, Json, "dump.json")->Unit(benchmark::kMillisecond)->MinTime(2);
