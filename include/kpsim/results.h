@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kpsim/api/types.h"
@@ -88,6 +89,66 @@ struct GroupOutcome {
   std::string message;  // the group's last scheduling failure, verbatim
 };
 
+// One value a preemption candidate is compared on: a row of pickOneNodeForPreemption's
+// tie-breaker table, in the table's order.
+struct TieBreakerValue {
+  std::string id;     // stable camelCase key: "pdbViolations", "highestPriority", "prioritySum",
+                      // "victims", "latestStartTime"
+  std::string label;  // for people, e.g. "fewest PDB violations"
+  std::int64_t value = 0;
+  bool is_time = false;  // `value` is a start time in unix microseconds (rendered as RFC 3339)
+};
+
+// A node preemption could use, as the dry run (SelectVictimsOnNode) found it.
+struct DecisionCandidate {
+  std::string node;
+  std::vector<std::string> victims;  // "ns/name", at most PreemptionDecision::kDecisionVictimsShown
+  std::int64_t victim_count = 0;     // all of them
+  int pdb_violations = 0;
+  std::vector<TieBreakerValue> tie_breakers;
+};
+
+// A PodDisruptionBudget the chosen victims count against.
+struct DecisionPdb {
+  std::string name;  // "ns/name"
+  std::int32_t allowed_before = 0;  // status.disruptionsAllowed before the preemption
+  std::int32_t allowed_after = 0;   // after it (negative: the budget was broken)
+  std::vector<std::string> victims;  // the chosen victims it selects
+};
+
+// A victim unit taken by a pod group's preemption (workload-aware preemption): one pod, or a
+// disruptionMode `all` group that goes as one.
+struct DecisionUnit {
+  std::string kind;  // "Pod", "PodGroup" or "CompositePodGroup"
+  std::string name;  // the pod or the group, "ns/name"
+  std::vector<std::string> pods;
+  std::int32_t priority = 0;
+  std::string why;  // e.g. "needed: the group does not fit with it back"
+};
+
+// Why one preemption went the way it did: every PostFilter that nominated a node (or, for a pod
+// group, took victims), with the best candidates and the tie-breaker that chose among them.
+// Compact by design: the top candidates and counts; `explain` has the full list.
+struct PreemptionDecision {
+  static constexpr std::size_t kCandidatesShown = 5;
+  static constexpr std::size_t kDecisionVictimsShown = 20;
+
+  std::int64_t round = 0;  // the scheduling attempt, as in SimEvent::round
+  SimTime time{};
+  std::string preemptor;  // the pod "ns/name" (for a pod group: the group)
+  std::string pod_group;  // the preemptor's root pod group, when the decision is a group's
+  std::string node;       // the nominated node (empty for a group: see `nominations`)
+  std::vector<std::string> victims;  // every victim, "ns/name"
+  std::string decided_by;        // the deciding tie-breaker's id, "onlyCandidate" or "nodeOrder"
+  std::string decided_by_label;  // the same for people
+  std::vector<DecisionCandidate> candidates;  // the chosen one first, then the runners-up in order
+  std::int64_t candidate_count = 0;  // every candidate found
+  std::int64_t nodes_evaluated = 0;  // dry runs made for this decision
+  std::vector<DecisionPdb> pdbs;     // in name order
+  std::vector<DecisionUnit> units;   // pod groups only, in the order they were taken
+  std::vector<std::pair<std::string, std::string>> nominations;  // pod groups: pod -> node
+};
+
 struct SimulationStats {
   std::int64_t scheduling_attempts = 0;
   std::int64_t preemption_attempts = 0;
@@ -102,6 +163,7 @@ struct SimulationResult {
   std::vector<PodOutcome> pods;   // input pods in input order, then created pods in creation order
   std::vector<NodeOutcome> nodes; // in input order
   std::vector<GroupOutcome> groups;
+  std::vector<PreemptionDecision> decisions;  // one per preemption decision, in round order
   SimTime end_time{};
   std::string end_reason;  // "quiescent", "until", "max-attempts"
   bool attempt_cap_reached = false;
