@@ -361,13 +361,13 @@ std::string DecisionBlock(const Json& d, const std::string& id, bool open) {
     head += " (pod group " + Esc(Text(d, "podGroup")) + ")";
   }
   if (!Text(d, "node").empty()) head += " → <b>" + Esc(Text(d, "node")) + "</b>";
-  head += fmt::format(" · {} · decided by <b>{}</b>", Plural(victims.size(), "victim"),
-                      Dash(Text(d, "decidedByLabel").empty() ? Text(d, "decidedBy")
-                                                             : Text(d, "decidedByLabel")));
+  head += fmt::format(
+      " · {} · decided by <b>{}</b>", Plural(victims.size(), "victim"),
+      Dash(Text(d, "decidedByLabel").empty() ? Text(d, "decidedBy") : Text(d, "decidedByLabel")));
   std::string out = fmt::format("<details class=\"decision\" id=\"{}\"{}>\n<summary>{}</summary>\n",
                                 id, open ? " open" : "", head);
-  out += "<p>Victims: " + PodRefsCapped(victims, static_cast<std::int64_t>(victims.size())) +
-         "</p>\n";
+  out +=
+      "<p>Victims: " + PodRefsCapped(victims, static_cast<std::int64_t>(victims.size())) + "</p>\n";
 
   // Candidates: one column per tie-breaker, in the order the first candidate that has it lists.
   const Json& candidates = Items(d, "candidates");
@@ -386,28 +386,32 @@ std::string DecisionBlock(const Json& d, const std::string& id, bool open) {
     const Json& c = candidates[i];
     std::vector<std::string> cells = {
         Esc(Text(c, "node")) + (i == 0 ? " " + Badge("chosen", "chosen") : ""),
-        PodRefsCapped(Items(c, "victims"), Count(c, "victimCount")),
-        Esc(Text(c, "pdbViolations"))};
+        PodRefsCapped(Items(c, "victims"), Count(c, "victimCount")), Esc(Text(c, "pdbViolations"))};
     const Json& tie = Get(c, "tieBreakers");
     for (const std::string& key : ids) cells.push_back(Dash(Text(Get(tie, key.c_str()))));
     table.Row(std::move(cells), i == 0 ? "class=\"chosen-row\"" : "");
   }
   if (!table.Empty()) out += table.Render();
-  out += fmt::format("<p class=\"note\">{}, {} evaluated{}.</p>\n",
-                     Plural(static_cast<std::size_t>(Count(d, "candidateCount")), "candidate"),
-                     Plural(static_cast<std::size_t>(Count(d, "nodesEvaluated")), "node"),
-                     static_cast<std::int64_t>(candidates.size()) < Count(d, "candidateCount")
-                         ? fmt::format("; the best {} shown", candidates.size())
-                         : "");
+  const bool compared =
+      !candidates.empty() || Count(d, "candidateCount") > 0 || Count(d, "nodesEvaluated") > 0;
+  if (compared) {
+    out += fmt::format("<p class=\"note\">{}, {} evaluated{}.</p>\n",
+                       Plural(static_cast<std::size_t>(Count(d, "candidateCount")), "candidate"),
+                       Plural(static_cast<std::size_t>(Count(d, "nodesEvaluated")), "node"),
+                       static_cast<std::int64_t>(candidates.size()) < Count(d, "candidateCount")
+                           ? fmt::format("; the best {} shown", candidates.size())
+                           : "");
+  }
 
-  Table pdbs("decision-pdbs", {"PodDisruptionBudget", "Allowed before", "Allowed after", "Victims"});
+  Table pdbs("decision-pdbs",
+             {"PodDisruptionBudget", "Allowed before", "Allowed after", "Victims"});
   for (const Json& p : Items(d, "pdbs")) {
     const bool broken = Count(p, "allowedAfter") < 0;
-    pdbs.Row({Esc(Text(p, "name")), Esc(Text(p, "allowedBefore")),
-              Esc(Text(p, "allowedAfter")) + (broken ? " " + Badge("pdb", "violated") : ""),
-              PodRefsCapped(Items(p, "victims"),
-                            static_cast<std::int64_t>(Items(p, "victims").size()))},
-             broken ? "class=\"pdb-row\"" : "");
+    pdbs.Row(
+        {Esc(Text(p, "name")), Esc(Text(p, "allowedBefore")),
+         Esc(Text(p, "allowedAfter")) + (broken ? " " + Badge("pdb", "violated") : ""),
+         PodRefsCapped(Items(p, "victims"), static_cast<std::int64_t>(Items(p, "victims").size()))},
+        broken ? "class=\"pdb-row\"" : "");
   }
   if (!pdbs.Empty()) out += pdbs.Render();
 
@@ -423,8 +427,8 @@ std::string DecisionBlock(const Json& d, const std::string& id, bool open) {
   if (!nominations.empty()) {
     std::string line;
     for (std::size_t i = 0; i < nominations.size() && i < kHtmlNamesShown; ++i) {
-      line += fmt::format("{}{} → {}", line.empty() ? "" : ", ", PodRef(Text(nominations[i], "pod")),
-                          Esc(Text(nominations[i], "node")));
+      line += fmt::format("{}{} → {}", line.empty() ? "" : ", ",
+                          PodRef(Text(nominations[i], "pod")), Esc(Text(nominations[i], "node")));
     }
     if (nominations.size() > kHtmlNamesShown) {
       line += fmt::format(" and {} more", nominations.size() - kHtmlNamesShown);

@@ -1,11 +1,11 @@
 // `kpsim simulate` output: the JSON contract (field names are a promise) and the text timeline.
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
@@ -294,8 +294,8 @@ class TextWriter {
   // One decision: the headline, the shown candidates with their tie-breaker values, the PDBs,
   // and for a pod group the units taken and the nominations.
   void Decision(const PreemptionDecision& d) {
-    out_ += fmt::format("  [round {}, {}s] {}", d.round, render::SecondsText(d.time, 0),
-                        d.preemptor);
+    out_ +=
+        fmt::format("  [round {}, {}s] {}", d.round, render::SecondsText(d.time, 0), d.preemptor);
     if (!d.pod_group.empty() && d.pod_group != d.preemptor) {
       out_ += fmt::format(" (pod group {})", d.pod_group);
     }
@@ -342,9 +342,12 @@ class TextWriter {
         out_ += line + "\n";
       }
     }
-    out_ += fmt::format("      ({} candidate{}, {} node{} evaluated)\n", d.candidate_count,
-                        d.candidate_count == 1 ? "" : "s", d.nodes_evaluated,
-                        d.nodes_evaluated == 1 ? "" : "s");
+    // A pod group's decision compares no candidate nodes: its units say why instead.
+    if (d.candidate_count > 0 || d.nodes_evaluated > 0 || !d.candidates.empty()) {
+      out_ += fmt::format("      ({} candidate{}, {} node{} evaluated)\n", d.candidate_count,
+                          d.candidate_count == 1 ? "" : "s", d.nodes_evaluated,
+                          d.nodes_evaluated == 1 ? "" : "s");
+    }
     for (const DecisionPdb& p : d.pdbs) {
       out_ += fmt::format("      PDB {}: allowed {} -> {} (victims {})\n", p.name, p.allowed_before,
                           p.allowed_after,
