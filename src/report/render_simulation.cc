@@ -1,11 +1,11 @@
 // `kpsim simulate` output: the JSON contract (field names are a promise) and the text timeline.
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
