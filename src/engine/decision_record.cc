@@ -171,7 +171,7 @@ PreemptionDecision Framework::IndexedDecision(const ClassIndex& index, const Pod
   // the nominated node's own dry run in place of its entry, are the ranking PickCandidate makes.
   std::vector<const Candidate*> ranked;
   const CandidateKey nominated_key =
-      nominated ? CandidateKey::Of(*nominated, nominated_pos) : CandidateKey{0, 0, 0, 0, 0, 0};
+      nominated ? CandidateKey::Of(*nominated, nominated_pos) : CandidateKey{};
   bool nominated_placed = nominated == nullptr;
   for (const CandidateKey& key : index.candidates) {
     if (ranked.size() >= PreemptionDecision::kCandidatesShown) break;
