@@ -5,16 +5,13 @@
 #include <utility>
 
 namespace kpsim::book::internal {
-namespace {
-
-TieBreakerValue Value(std::string_view id, std::string_view label, std::int64_t value) {
-  return TieBreakerValue{std::string(id), std::string(label), value, false};
-}
-
-}  // namespace
 
 void TopCandidates::Offer(const Candidate& c, const std::vector<int>& victims) {
   ++count_;
+  // Most candidates rank below the shown ones: one comparison with the last.
+  if (ranked_.size() >= PreemptionDecision::kCandidatesShown && !Better(c, ranked_.back().candidate)) {
+    return;
+  }
   // Better is a strict total order: the insertion point is unique.
   auto it = std::find_if(ranked_.begin(), ranked_.end(),
                          [&](const RankedCandidate& r) { return Better(c, r.candidate); });
@@ -36,6 +33,11 @@ PreemptionDecision MakeBookDecision(const BookState& state, int pod, const TopCa
   d.decided_by = std::string(DecidedById(label));
   d.decided_by_label = std::string(label);
   for (const RankedCandidate& r : ranked) {
+    // As in the default profile, the first candidate carries the labels.
+    const bool labelled = &r == &ranked.front();
+    auto Value = [&](std::string_view id, std::string_view text, std::int64_t value) {
+      return TieBreakerValue{std::string(id), labelled ? std::string(text) : std::string(), value, false};
+    };
     DecisionCandidate c;
     c.node = state.node(r.candidate.node).name;
     const std::size_t shown = std::min(r.victims->size(), PreemptionDecision::kDecisionVictimsShown);

@@ -12,7 +12,9 @@ const std::string& PodKey(const ClusterModel& model, PodId id) {
   return model.pods()[static_cast<std::size_t>(id)].key;
 }
 
-DecisionCandidate MakeCandidate(const ClusterModel& model, const Candidate& c) {
+// `labelled`: the first candidate carries the labels (the table's header); the runners-up carry
+// ids and values only, which keeps a record to a few allocations per candidate.
+DecisionCandidate MakeCandidate(const ClusterModel& model, const Candidate& c, bool labelled) {
   DecisionCandidate out;
   out.node = model.nodes()[static_cast<std::size_t>(c.node)].name;
   const std::size_t shown = std::min(c.victims.size(), PreemptionDecision::kDecisionVictimsShown);
@@ -23,7 +25,8 @@ DecisionCandidate MakeCandidate(const ClusterModel& model, const Candidate& c) {
   out.tie_breakers.reserve(kTieBreakers.size());
   for (const TieBreaker& row : kTieBreakers) {
     out.tie_breakers.push_back(
-        TieBreakerValue{std::string(row.id), std::string(row.label), row.value(c), row.is_time});
+        TieBreakerValue{std::string(row.id), labelled ? std::string(row.label) : std::string(),
+                        row.value(c), row.is_time});
   }
   return out;
 }
@@ -84,7 +87,7 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
   d.decided_by_label = std::string(label);
   const std::size_t shown = std::min(ranked.size(), PreemptionDecision::kCandidatesShown);
   d.candidates.reserve(shown);
-  for (std::size_t i = 0; i < shown; ++i) d.candidates.push_back(MakeCandidate(model, *ranked[i]));
+  for (std::size_t i = 0; i < shown; ++i) d.candidates.push_back(MakeCandidate(model, *ranked[i], i == 0));
   d.candidate_count = candidate_count;
   d.nodes_evaluated = nodes_evaluated;
   FillDecisionPdbs(model, best.victims, d);
