@@ -27,11 +27,13 @@ PreemptionDecision MakeBookDecision(const BookState& state, int pod, const TopCa
   PreemptionDecision d;
   d.preemptor = state.pod(pod).key;
   d.node = state.node(best.candidate.node).name;
+  d.victims.reserve(best.victims->size());
   for (int victim : *best.victims) d.victims.push_back(state.pod(victim).key);
   const std::string_view label =
       ranked.size() == 1 ? "only candidate" : DecidedBy(best.candidate, ranked[1].candidate);
   d.decided_by = std::string(DecidedById(label));
   d.decided_by_label = std::string(label);
+  d.candidates.reserve(ranked.size());
   for (const RankedCandidate& r : ranked) {
     // As in the default profile, the first candidate carries the labels.
     const bool labelled = &r == &ranked.front();
@@ -41,9 +43,11 @@ PreemptionDecision MakeBookDecision(const BookState& state, int pod, const TopCa
     DecisionCandidate c;
     c.node = state.node(r.candidate.node).name;
     const std::size_t shown = std::min(r.victims->size(), PreemptionDecision::kDecisionVictimsShown);
+    c.victims.reserve(shown);
     for (std::size_t i = 0; i < shown; ++i) c.victims.push_back(state.pod((*r.victims)[i]).key);
     c.victim_count = static_cast<std::int64_t>(r.victims->size());
     c.pdb_violations = r.candidate.violations;
+    c.tie_breakers.reserve(3);
     // The chapter's `better`, in order; the node name (the last criterion) is the node itself.
     c.tie_breakers.push_back(Value("pdbViolations", "fewest PDB violations", r.candidate.violations));
     c.tie_breakers.push_back(
