@@ -6,12 +6,7 @@
 
 namespace kpsim::book::internal {
 
-void TopCandidates::Offer(const Candidate& c, const std::vector<int>& victims) {
-  ++count_;
-  // Most candidates rank below the shown ones: one comparison with the last.
-  if (ranked_.size() >= PreemptionDecision::kCandidatesShown && !Better(c, ranked_.back().candidate)) {
-    return;
-  }
+void TopCandidates::Insert(const Candidate& c, const std::vector<int>& victims) {
   // Better is a strict total order: the insertion point is unique.
   auto it = std::find_if(ranked_.begin(), ranked_.end(),
                          [&](const RankedCandidate& r) { return Better(c, r.candidate); });

@@ -22,11 +22,20 @@ struct RankedCandidate {
 // Keeps the best `PreemptionDecision::kCandidatesShown` candidates by `Better`, best first.
 class TopCandidates {
  public:
-  void Offer(const Candidate& c, const std::vector<int>& victims);
+  // Inline: called once per node and preemption attempt.
+  void Offer(const Candidate& c, const std::vector<int>& victims) {
+    ++count_;
+    // Most candidates rank below the shown ones: one comparison with the last.
+    if (ranked_.size() >= PreemptionDecision::kCandidatesShown && !Better(c, ranked_.back().candidate)) {
+      return;
+    }
+    Insert(c, victims);
+  }
   std::span<const RankedCandidate> ranked() const { return ranked_; }
   std::int64_t count() const { return count_; }
 
  private:
+  void Insert(const Candidate& c, const std::vector<int>& victims);
   std::vector<RankedCandidate> ranked_;
   std::int64_t count_ = 0;
 };
