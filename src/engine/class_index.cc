@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "engine/class_index.h"
+#include "engine/decision_record.h"
 
 #include "kpsim/engine_options.h"
 
@@ -290,6 +291,10 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     return d;
   }
   SetPreemptionFound(d, fit_error, *best);
+  d.record = IndexedDecision(index, pod, nominated_pos,
+                             nominated_dry && nominated_dry->candidate ? &*nominated_dry->candidate : nullptr,
+                             nominated_entry != nullptr && nominated_entry->has_candidate(),
+                             static_cast<std::int64_t>(potential));
   return d;
 }
 

@@ -10,29 +10,27 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/decision_record.h"
 #include "engine/framework.h"
 #include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
-// Candidate order: ascending = better; ties by node order (the first candidate wins).
+// Candidate order: ascending = better, by the rows of kTieBreakers (decision_record.h) in
+// turn; ties by node order (the first candidate wins).
 struct CandidateKey {
-  std::int64_t pdb_violations;
-  std::int64_t highest_priority;
-  std::int64_t priority_sum;
-  std::int64_t victims;
-  std::int64_t latest_start;  // larger is better
-  std::int32_t pos;
+  std::array<std::int64_t, kTieBreakers.size()> scores{};  // each row's score, larger is better
+  std::int32_t pos = 0;
 
   static CandidateKey Of(const Candidate& c, std::int32_t pos) {
-    return {c.pdb_violations, c.highest_priority, c.priority_sum,
-            static_cast<std::int64_t>(c.victims.size()), c.latest_start, pos};
+    CandidateKey key;
+    for (std::size_t i = 0; i < kTieBreakers.size(); ++i) key.scores[i] = kTieBreakers[i].score(c);
+    key.pos = pos;
+    return key;
   }
   bool operator<(const CandidateKey& o) const {
-    if (pdb_violations != o.pdb_violations) return pdb_violations < o.pdb_violations;
-    if (highest_priority != o.highest_priority) return highest_priority < o.highest_priority;
-    if (priority_sum != o.priority_sum) return priority_sum < o.priority_sum;
-    if (victims != o.victims) return victims < o.victims;
-    if (latest_start != o.latest_start) return latest_start > o.latest_start;
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+      if (scores[i] != o.scores[i]) return scores[i] > o.scores[i];
+    }
     return pos < o.pos;
   }
 };

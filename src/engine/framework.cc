@@ -1,6 +1,7 @@
 #include "engine/framework.h"
 
 #include "engine/class_index.h"
+#include "engine/decision_record.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 
@@ -560,57 +561,12 @@ const DryRunResult& Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
   return entry.result;
 }
 
-std::size_t Framework::PickCandidate(const std::vector<const Candidate*>& candidates,
-                                     std::string* decided_by) const {
-  // Mirrors pickOneNodeForPreemption: after each score function keep the best; the order of the
-  // functions is the order of this table.
-  using ScoreFn = std::int64_t (*)(const Candidate&);
-  static constexpr std::array<std::pair<std::string_view, ScoreFn>, 5> kScoreFuncs{{
-      {"fewest PDB violations", [](const Candidate& c) -> std::int64_t { return -c.pdb_violations; }},
-      {"lowest highest-victim priority", [](const Candidate& c) { return -c.highest_priority; }},
-      {"smallest sum of victim priorities", [](const Candidate& c) { return -c.priority_sum; }},
-      {"fewest victims",
-       [](const Candidate& c) { return -static_cast<std::int64_t>(c.victims.size()); }},
-      {"latest start time of the highest-priority victims",
-       [](const Candidate& c) { return c.latest_start; }},
-  }};
-  if (candidates.size() == 1) {
-    if (decided_by) *decided_by = "only candidate";
-    return 0;
-  }
-  if (decided_by == nullptr) {
-    // Keeping the best after each function in turn is a lexicographic maximum with the first
-    // candidate winning full ties.
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < candidates.size(); ++i) {
-      for (const auto& entry : kScoreFuncs) {
-        const std::int64_t a = entry.second(*candidates[i]);
-        const std::int64_t b = entry.second(*candidates[best]);
-        if (a != b) {
-          if (a > b) best = i;
-          break;
-        }
-      }
-    }
-    return best;
-  }
-  std::vector<std::size_t> remaining(candidates.size());
-  for (std::size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
-  for (const auto& [name, fn] : kScoreFuncs) {
-    std::int64_t best = std::numeric_limits<std::int64_t>::min();
-    for (std::size_t i : remaining) best = std::max(best, fn(*candidates[i]));
-    std::vector<std::size_t> kept;
-    for (std::size_t i : remaining) {
-      if (fn(*candidates[i]) == best) kept.push_back(i);
-    }
-    remaining.swap(kept);
-    if (remaining.size() == 1) {
-      *decided_by = std::string(name);
-      return remaining.front();
-    }
-  }
-  *decided_by = "first in node order (all tie-breakers equal)";
-  return remaining.front();
+std::vector<const Candidate*> Framework::PickCandidate(
+    const std::vector<const Candidate*>& candidates) const {
+  // Mirrors pickOneNodeForPreemption: after each score function keep the best, in the order of
+  // kTieBreakers. Keeping the best after each function in turn is a lexicographic maximum with
+  // the first candidate winning full ties; the runners-up follow in the same order.
+  return TopCandidates(candidates, PreemptionDecision::kCandidatesShown);
 }
 
 Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
@@ -637,6 +593,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   for (NodeId id : model_.node_order()) {
     if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
   }
+  const std::int64_t dry_runs_before = dry_runs_;
   std::vector<Status> dry_statuses;
   std::vector<const Candidate*> non_violating, violating;
   std::deque<DryRunResult> scratch;  // results that are not cached
@@ -697,16 +654,18 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   // 3) Pick the best candidate.
   std::vector<const Candidate*> all = std::move(non_violating);
   all.insert(all.end(), violating.begin(), violating.end());
-  std::string decided_by;
-  const Candidate& best = *all[PickCandidate(all, trace ? &decided_by : nullptr)];
+  const std::vector<const Candidate*> ranked = PickCandidate(all);
+  const Candidate& best = *ranked.front();
   SetPreemptionFound(d, fit_error, best);
+  d.record = MakePodDecision(model_, pod, ranked, static_cast<std::int64_t>(all.size()),
+                             static_cast<std::int64_t>(dry_runs_ - dry_runs_before));
   if (trace) {
     ChosenCandidate chosen;
     chosen.node = model_.nodes()[static_cast<std::size_t>(best.node)].name;
     for (const Victim& v : best.victims) {
       chosen.victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
     }
-    chosen.decided_by = decided_by;
+    chosen.decided_by = d.record->decided_by_label;
     trace->chosen = std::move(chosen);
   }
   return d;

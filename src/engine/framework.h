@@ -20,6 +20,7 @@
 #include "engine/status.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
+#include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 
 namespace kpsim::engine {
@@ -71,6 +72,7 @@ struct Decision {
   std::string message;           // kPreempt / kFail: the FailedScheduling message
   bool clear_nomination = false;  // PostFilter returned Override-to-""
   PluginMask rejectors = 0;
+  std::optional<PreemptionDecision> record;  // kPreempt: why (round and time set by the caller)
 };
 
 // One placement of a pod group's pending pods (rule 17.3), computed tentatively and undone.
@@ -90,6 +92,7 @@ struct GroupPreemption {
   std::vector<Victim> victims;  // every pod of every victim unit
   int units = 0;
   std::vector<std::pair<PodId, NodeId>> assignments;  // nominations for the member pods
+  std::optional<PreemptionDecision> record;  // kPreempt: why (round and time set by the caller)
 };
 
 class Framework {
@@ -147,9 +150,10 @@ class Framework {
   // `scratch` (the reference stays valid while `scratch` lives).
   const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
                                    std::deque<DryRunResult>& scratch);
-  // pickOneNodeForPreemption; `decided_by` receives the deciding tie-breaker.
-  std::size_t PickCandidate(const std::vector<const Candidate*>& candidates,
-                            std::string* decided_by) const;
+  // pickOneNodeForPreemption over the tie-breaker table (decision_record.h): the best
+  // candidates, best first, at most PreemptionDecision::kCandidatesShown.
+  // REQUIRES: candidates not empty.
+  std::vector<const Candidate*> PickCandidate(const std::vector<const Candidate*>& candidates) const;
 
   std::string FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
                            const std::string& absent_reason) const;
@@ -164,6 +168,11 @@ class Framework {
   void RefreshIndex(ClassIndex& index, const PodInfo& pod);
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
+  // The record of a preemption DecideIndexed decided: the class's best candidates, with
+  // `nominated` (the pod's own nominated node's dry run, null if none) in place of its entry.
+  PreemptionDecision IndexedDecision(const ClassIndex& index, const PodInfo& pod,
+                                     std::int32_t nominated_pos, const Candidate* nominated,
+                                     bool nominated_in_index, std::int64_t nodes_evaluated) const;
   Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state
   int RunningMembers(const GroupInfo& leaf) const;
   int MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const;  // pods of `leaf`
