@@ -131,7 +131,7 @@ struct DecisionUnit {
 // group, took victims), with the best candidates and the tie-breaker that chose among them.
 // Compact by design: the top candidates and counts; `explain` has the full list.
 struct PreemptionDecision {
-  static constexpr std::size_t kCandidatesShown = 5;
+  static constexpr std::size_t kCandidatesShown = 3;
   static constexpr std::size_t kDecisionVictimsShown = 20;
 
   std::int64_t round = 0;  // the scheduling attempt, as in SimEvent::round
