@@ -312,15 +312,21 @@ class TextWriter {
           if (std::find(ids.begin(), ids.end(), t.id) == ids.end()) ids.push_back(t.id);
         }
       }
+      // The victim and PDB-violation counts get a column of their own only when no tie-breaker
+      // already shows them.
+      const bool victims_column = std::find(ids.begin(), ids.end(), "victims") == ids.end();
+      const bool pdb_column = std::find(ids.begin(), ids.end(), "pdbViolations") == ids.end();
       std::vector<std::vector<std::string>> rows;
-      std::vector<std::string> header = {"NODE", "VICTIMS", "PDB"};
+      std::vector<std::string> header = {"NODE"};
+      if (victims_column) header.emplace_back("victims");
+      if (pdb_column) header.emplace_back("pdbViolations");
       header.insert(header.end(), ids.begin(), ids.end());
       rows.push_back(std::move(header));
       for (std::size_t i = 0; i < d.candidates.size(); ++i) {
         const DecisionCandidate& c = d.candidates[i];
-        std::vector<std::string> row = {c.node + (i == 0 ? " *" : ""),
-                                        std::to_string(c.victim_count),
-                                        std::to_string(c.pdb_violations)};
+        std::vector<std::string> row = {c.node + (i == 0 ? " *" : "")};
+        if (victims_column) row.push_back(std::to_string(c.victim_count));
+        if (pdb_column) row.push_back(std::to_string(c.pdb_violations));
         for (const std::string& id : ids) {
           const auto it = std::find_if(c.tie_breakers.begin(), c.tie_breakers.end(),
                                        [&](const TieBreakerValue& t) { return t.id == id; });
