@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/status.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::engine {
 

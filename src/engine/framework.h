@@ -14,13 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/filter.h"
-#include "engine/queue.h"
 #include "engine/status.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/sim_time.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::engine {
 

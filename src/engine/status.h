@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <vector>
+
+#include "snapshot/reason_table.h"
 
 namespace kpsim::engine {
 
@@ -24,20 +24,6 @@ enum class Code : std::uint8_t {
 };
 std::string_view CodeName(Code code);
 
-using ReasonId = std::uint16_t;
-
-// Interns reason strings ("Insufficient cpu", "node(s) had untolerated taint {k: v}", ...).
-class ReasonTable {
- public:
-  ReasonId Intern(std::string_view text);
-  const std::string& Text(ReasonId id) const { return texts_[id]; }
-  std::size_t size() const { return texts_.size(); }
-
- private:
-  std::vector<std::string> texts_;
-  std::unordered_map<std::string, ReasonId> ids_;
-};
-
 // The filter plugins, in the default profile's order (kube-scheduler's default plugin set,
 // restricted to the ones kpsim models).
 enum class PluginId : std::uint8_t {
@@ -51,6 +37,10 @@ enum class PluginId : std::uint8_t {
   kDefaultPreemption,
 };
 std::string_view PluginName(PluginId id);
+
+// A set of plugins (those that rejected a pod), a bit per PluginId.
+using PluginMask = std::uint32_t;
+inline PluginMask MaskOf(PluginId id) { return PluginMask{1} << static_cast<unsigned>(id); }
 
 class [[nodiscard]] Status {
  public:

@@ -19,8 +19,8 @@ EXPECTED_CROSSINGS = [
     "src/io/reader_bad.cc:6: io includes kpsim/report.h: public header of module 'report', not in io's table",
     "src/report/render_bad.cc:9: report includes engine/cluster.h: private header of module 'engine'",
     "src/report/render_bad.cc:10: report includes io/manifest_tree.h: private header of module 'io'",
-    "src/report/render_bad.cc:11: report includes kpsim/engine.h: public header of module 'core', not in report's table",
-    "include/kpsim/io.h:4: io includes kpsim/engine.h: public header of module 'core', not in io's table",
+    "src/report/render_bad.cc:11: report includes kpsim/engine.h: public header of module 'sim', not in report's table",
+    "include/kpsim/io.h:4: io includes kpsim/engine.h: public header of module 'sim', not in io's table",
 ]
 
 

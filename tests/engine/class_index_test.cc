@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
 #include "testing/builders.h"
+#include "testing/engine_test_harness.h"
 
 namespace kpsim::engine::test {
 namespace {

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "engine/framework.h"
-#include "engine_test_harness.h"
 #include "kpsim/api/types.h"
 #include "kpsim/explain.h"
 #include "testing/builders.h"
+#include "testing/engine_test_harness.h"
 
 namespace kpsim::engine::test {
 namespace {

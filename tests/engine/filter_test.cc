@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/status.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
+#include "snapshot/cluster.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine {

@@ -16,14 +16,14 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/framework.h"
-#include "engine/scheduler.h"
-#include "engine_test_harness.h"
 #include "kpsim/api/types.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "sim/simulator.h"
+#include "snapshot/cluster.h"
 #include "testing/builders.h"
+#include "testing/engine_test_harness.h"
 
 namespace kpsim::engine::test {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/cluster.h"
+#include "snapshot/cluster.h"
 
 #include <algorithm>
 #include <utility>
@@ -495,42 +495,6 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   AdjustPdbs(pods_.back(), 0, 1);
   ++generation_;
   ++progress_generation_;
-  return id;
-}
-
-std::string_view CodeName(Code code) {
-  switch (code) {
-    case Code::kSuccess: return "Success";
-    case Code::kError: return "Error";
-    case Code::kUnschedulable: return "Unschedulable";
-    case Code::kUnschedulableAndUnresolvable: return "UnschedulableAndUnresolvable";
-    case Code::kWait: return "Wait";
-    case Code::kSkip: return "Skip";
-    case Code::kPending: return "Pending";
-  }
-  return "Unknown";
-}
-
-std::string_view PluginName(PluginId id) {
-  switch (id) {
-    case PluginId::kNone: return "";
-    case PluginId::kNodeUnschedulable: return "NodeUnschedulable";
-    case PluginId::kNodeName: return "NodeName";
-    case PluginId::kTaintToleration: return "TaintToleration";
-    case PluginId::kNodeAffinity: return "NodeAffinity";
-    case PluginId::kNodeResourcesFit: return "NodeResourcesFit";
-    case PluginId::kInterPodAffinity: return "InterPodAffinity";
-    case PluginId::kDefaultPreemption: return "DefaultPreemption";
-  }
-  return "";
-}
-
-ReasonId ReasonTable::Intern(std::string_view text) {
-  auto it = ids_.find(std::string(text));
-  if (it != ids_.end()) return it->second;
-  const auto id = static_cast<ReasonId>(texts_.size());
-  texts_.emplace_back(text);
-  ids_.emplace(std::string(text), id);
   return id;
 }
 

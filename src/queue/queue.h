@@ -12,15 +12,11 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/status.h"
 #include "kpsim/sim_time.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::engine {
-
-// A bit per PluginId.
-using PluginMask = std::uint32_t;
-inline PluginMask MaskOf(PluginId id) { return PluginMask{1} << static_cast<unsigned>(id); }
 
 // Cluster events (framework.ClusterEvent) the simulator produces.
 enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd };

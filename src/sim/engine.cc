@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 
 #include "book/book.h"
-#include "engine/scheduler.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "sim/simulator.h"
 
 namespace kpsim {
 namespace {

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
 #include "kpsim/engine_options.h"
@@ -17,6 +16,7 @@
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 #include "testing/builders.h"
+#include "testing/engine_test_harness.h"
 
 namespace kpsim::engine::test {
 namespace {

@@ -2,7 +2,7 @@
 // from minAvailable/maxUnavailable, or taken from a snapshot's status and kept current), node
 // order (kube-scheduler's node tree: zones round-robin) and the per-node aggregates.
 
-#include "engine/cluster.h"
+#include "snapshot/cluster.h"
 
 #include <gtest/gtest.h>
 
@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 #include "testing/builders.h"
+#include "testing/engine_test_harness.h"
 
 namespace kpsim::engine::test {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/scheduler.h"
+#include "sim/simulator.h"
 
 #include <algorithm>
 #include <queue>
@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
-#include "engine/cluster.h"
 #include "engine/framework.h"
-#include "engine/queue.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
+#include "queue/queue.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::engine {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/queue.h"
+#include "queue/queue.h"
 
 #include "engine/filter.h"
 #include "kpsim/sim_time.h"

@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/framework.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
+#include "snapshot/cluster.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine::test {

@@ -2,7 +2,7 @@
 // durations, the unschedulable pool and the events and flushes that move pods out of it, and
 // SchedulerPopFromBackoffQ.
 
-#include "engine/queue.h"
+#include "queue/queue.h"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/cluster.h"
 #include "engine/status.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/sim_time.h"
+#include "snapshot/cluster.h"
 #include "testing/builders.h"
 
 namespace kpsim::engine {

@@ -14,12 +14,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/status.h"
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
+#include "snapshot/reason_table.h"
 
 namespace kpsim::engine {
 

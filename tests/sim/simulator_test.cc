@@ -12,12 +12,12 @@
 #include <string_view>
 #include <vector>
 
-#include "engine_test_harness.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 #include "testing/builders.h"
+#include "testing/engine_test_harness.h"
 
 namespace kpsim::engine::test {
 namespace {
