@@ -46,10 +46,11 @@ LIBRARIES = {
 }
 
 # module -> what it may include besides itself. Pipeline order: api <- {io, admission, snapshot,
-# book, report}; snapshot (the cluster model) <- engine (the cycle, still being divided into
-# rooms) <- queue (its queueing hints reuse InterPodAffinity's term matching) <- sim (the simulator
-# loop, explain, the engine facade) <- cli. admission.h is public to the engines as the home of
-# ClusterState (the admitted cluster, their input).
+# book, report}; snapshot (the cluster model) <- framework (status, plugin interface, filter
+# runner, cycle state) <- {plugins (one file per plugin, the registry), queue} <- engine (the
+# cycle and preemption, still being divided into rooms) <- sim (the simulator loop, explain, the
+# engine facade) <- cli. admission.h is public to the engines as the home of ClusterState (the
+# admitted cluster, their input).
 MODULES = {
     "api": {"public": ["results"], "private": [], "libraries": ["fmt"]},
     "results": {"public": ["api"], "private": [], "libraries": []},
@@ -57,17 +58,22 @@ MODULES = {
     "io": {"public": ["api"], "private": [],
            "libraries": ["fmt", "nlohmann_json", "simdjson", "libyaml"]},
     "snapshot": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
-    "engine": {"public": ["api", "results", "admission"], "private": ["snapshot"],
-               "libraries": ["fmt"]},
-    "queue": {"public": ["api", "results", "admission"], "private": ["snapshot", "engine"],
+    "framework": {"public": ["api", "results", "admission"], "private": ["snapshot"],
+                  "libraries": []},
+    "plugins": {"public": ["api", "results", "admission"], "private": ["snapshot", "framework"],
+                "libraries": ["fmt"]},
+    "queue": {"public": ["api", "results", "admission"], "private": ["snapshot", "framework"],
               "libraries": ["fmt"]},
+    "engine": {"public": ["api", "results", "admission"],
+               "private": ["snapshot", "framework", "plugins"], "libraries": ["fmt"]},
     "book": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
     # report renders results: api, the result headers and what reading and admission returned
     # (kpsim/io.h, kpsim/admission.h as plain types); no engine, no reader internals.
     "report": {"public": ["api", "results", "admission", "io"], "private": [],
                "libraries": ["fmt", "nlohmann_json"]},
     "sim": {"public": ["api", "results", "admission"],
-            "private": ["snapshot", "engine", "queue", "book"], "libraries": ["fmt"]},
+            "private": ["snapshot", "framework", "plugins", "engine", "queue", "book"],
+            "libraries": ["fmt"]},
     "cli": {"public": ["api", "results", "admission", "io", "report", "sim"], "private": [],
             "libraries": ["fmt", "CLI11"]},
 }

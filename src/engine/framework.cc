@@ -1,6 +1,7 @@
 #include "engine/framework.h"
 
 #include "engine/class_index.h"
+#include "plugins/registry.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 
@@ -17,7 +18,6 @@
 namespace kpsim::engine {
 namespace {
 
-constexpr std::int64_t kMaxNodeScore = 100;
 constexpr std::int64_t kPriorityShift = std::int64_t{1} << 31;  // makes every summand >= 0
 
 }  // namespace
@@ -38,27 +38,6 @@ std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t perce
 
 namespace {
 
-std::int64_t LeastRequestedScore(std::int64_t requested, std::int64_t capacity) {
-  if (capacity == 0 || requested > capacity) return 0;
-  return (capacity - requested) * kMaxNodeScore / capacity;
-}
-
-int IntolerablePreferNoSchedule(const Node& node, const std::vector<Toleration>& tolerations) {
-  int count = 0;
-  for (const Taint& taint : node.taints) {
-    if (taint.effect != TaintEffect::kPreferNoSchedule) continue;
-    bool tolerated = false;
-    for (const Toleration& t : tolerations) {
-      if ((!t.effect || *t.effect == TaintEffect::kPreferNoSchedule) && t.Tolerates(taint)) {
-        tolerated = true;
-        break;
-      }
-    }
-    if (!tolerated) ++count;
-  }
-  return count;
-}
-
 void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out) {
   out.fits = s.IsSuccess();
   out.code = std::string(CodeName(s.code()));
@@ -72,105 +51,32 @@ ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested) 
 }
 
 Framework::Framework(ClusterModel& model, const EngineOptions& options)
-    : model_(model), options_(options), filters_(model), rng_(options.seed) {
-  filter_cache_.resize(model_.nodes().size());
+    : model_(model),
+      options_(options),
+      filters_(model, options, NewFilterPlugins(model)),
+      scores_(NewScorePlugins(model)),
+      rng_(options.seed) {
   dry_run_cache_.resize(model_.nodes().size());
   no_victims_reason_ = model_.reasons().Intern("No preemption victims found for incoming pod");
   not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
 }
 
-bool Framework::CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
-  // Inter-pod affinity and `all` group victims make a node's result depend on other nodes.
-  return !options_.disable_caches && affinity == nullptr && model_.bound_pods_in_all_units() == 0;
-}
-
-Status Framework::FilterWithNominated(const PodInfo& pod, NodeId node_id,
-                                      const ResourceList& requested,
-                                      const AffinityState* affinity, const PodInfo* exclude) {
+std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
-  bool added = false;
-  std::optional<ResourceList> with_nominated;  // copied only when a nominated pod counts
-  std::optional<AffinityState> affinity_with;
-  for (std::size_t i = 0; i < node.nominated.size(); ++i) {
-    const NodeInfo::Nominee& nominee = node.nominees[i];
-    if (nominee.priority < pod.priority) continue;
-    const PodInfo& other = model_.pods()[static_cast<std::size_t>(node.nominated[i])];
-    if (&other == exclude) continue;
-    if (!with_nominated) with_nominated = requested;
-    *with_nominated += nominee.request;
-    if (affinity != nullptr) {
-      if (!affinity_with) affinity_with = *affinity;
-      affinity_with->AddPod(model_, other, node, +1);
-    }
-    added = true;
-  }
-  if (!added) return filters_.Run(pod, node_id, requested, affinity);
-  Status first = filters_.Run(pod, node_id, *with_nominated,
-                              affinity_with ? &*affinity_with : nullptr);
-  // Without inter-pod affinity every filter is monotone in the pods present, so the second
-  // pass (without the nominated pods) cannot fail.
-  if (!first.IsSuccess() || affinity == nullptr) return first;
-  return filters_.Run(pod, node_id, requested, affinity);
-}
-
-Status Framework::CachedFilter(const PodInfo& pod, NodeId node_id, const AffinityState* affinity) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
-  if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
-    return FilterWithNominated(pod, node_id, node.requested, affinity, &pod);
-  }
-  FilterCacheEntry& entry = filter_cache_[static_cast<std::size_t>(node_id)];
-  if (entry.cls != pod.equivalence_class || entry.generation != node.generation) {
-    entry.cls = pod.equivalence_class;
-    entry.generation = node.generation;
-    entry.status = FilterWithNominated(pod, node_id, node.requested, affinity, &pod);
-  }
-  return entry.status;
-}
-
-std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id, std::int64_t max_taint_count) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
-  const ResourceList& alloc = node.allocatable;
-  // NodeResourcesFit, LeastAllocated, cpu and memory with weight 1 each, non-zero requests.
-  const std::int64_t fit =
-      (LeastRequestedScore(node.nonzero_cpu + pod.nonzero_cpu, alloc.milli_cpu) +
-       LeastRequestedScore(node.nonzero_memory + pod.nonzero_memory, alloc.memory)) /
-      2;
-  // NodeResourcesBalancedAllocation on actual requests.
-  std::array<double, 2> fractions{};
-  std::size_t n = 0;
-  auto add_fraction = [&](std::int64_t requested, std::int64_t allocatable) {
-    if (allocatable == 0) return;
-    double f = static_cast<double>(requested) / static_cast<double>(allocatable);
-    fractions[n++] = std::min(f, 1.0);
-  };
-  add_fraction(node.requested.milli_cpu + pod.request.milli_cpu, alloc.milli_cpu);
-  add_fraction(node.requested.memory + pod.request.memory, alloc.memory);
-  const double stddev = n == 2 ? std::abs((fractions[0] - fractions[1]) / 2) : 0.0;
-  const auto balanced = static_cast<std::int64_t>((1 - stddev) * static_cast<double>(kMaxNodeScore));
-  // TaintToleration (weight 3), reverse-normalized over the feasible nodes.
-  std::int64_t taint = kMaxNodeScore;
-  if (max_taint_count > 0) {
-    const std::int64_t count = IntolerablePreferNoSchedule(*node.api, pod.pod.spec.tolerations);
-    taint = kMaxNodeScore - kMaxNodeScore * count / max_taint_count;
-  }
-  return fit + balanced + 3 * taint;
+  std::int64_t total = 0;
+  for (const WeightedScorePlugin& score : scores_) total += score.weight * score.plugin->Score(pod, node);
+  return total;
 }
 
 NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible) {
   if (feasible.size() == 1) return feasible.front();
-  std::int64_t max_taint_count = 0;
-  for (NodeId id : feasible) {
-    max_taint_count = std::max<std::int64_t>(
-        max_taint_count,
-        IntolerablePreferNoSchedule(*model_.nodes()[static_cast<std::size_t>(id)].api,
-                                    pod.pod.spec.tolerations));
-  }
+  for (const WeightedScorePlugin& score : scores_) score.plugin->PreScore(pod, feasible);
   // selectHost: reservoir sampling among the top scores.
   NodeId selected = feasible.front();
-  std::int64_t selected_score = Score(pod, selected, max_taint_count);
+  std::int64_t selected_score = Score(pod, selected);
   std::uint64_t count_of_max = 1;
   for (std::size_t i = 1; i < feasible.size(); ++i) {
-    const std::int64_t score = Score(pod, feasible[i], max_taint_count);
+    const std::int64_t score = Score(pod, feasible[i]);
     if (score > selected_score) {
       selected_score = score;
       selected = feasible[i];
@@ -731,7 +637,7 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string
   }
   AffinityState affinity_state;
   const AffinityState* affinity =
-      filters_.PreFilterAffinity(pod, affinity_state) ? &affinity_state : nullptr;
+      filters_.PreFilter(pod, affinity_state) ? &affinity_state : nullptr;
 
   // The nominated node first (rule 4.2.3).
   if (pod.nominated != kNoId && trace == nullptr) {

@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/filter.h"
-#include "engine/status.h"
+#include "framework/filter_runner.h"
+#include "framework/plugin.h"
+#include "framework/status.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/sim_time.h"
@@ -123,14 +124,16 @@ class Framework {
   std::mt19937_64& rng() { return rng_; }
 
  private:
-  // Filter with nominated pods (rules 4.2.1/4.2.2): pods nominated to `node` with priority >=
-  // the pod's (other than the pod) count as present; if any did, filter again without them.
-  // `exclude` is the pod whose own nomination does not count (the pod itself; null when the
-  // result stands for every pod of the class).
+  // The filter runner's (FilterRunner::FilterWithNominated, CachedFilter).
   Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
-                             const AffinityState* affinity, const PodInfo* exclude);
-  Status CachedFilter(const PodInfo& pod, NodeId node, const AffinityState* affinity);
-  std::int64_t Score(const PodInfo& pod, NodeId node, std::int64_t max_taint_count);
+                             const AffinityState* affinity, const PodInfo* exclude) {
+    return filters_.FilterWithNominated(pod, node, requested, affinity, exclude);
+  }
+  Status CachedFilter(const PodInfo& pod, NodeId node, const AffinityState* affinity) {
+    return filters_.CachedFilter(pod, node, affinity);
+  }
+  // The weighted sum of the score plugins (after their PreScore over the feasible nodes).
+  std::int64_t Score(const PodInfo& pod, NodeId node);
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
 
   // PostFilter: DefaultPreemption.
@@ -188,11 +191,14 @@ class Framework {
   std::string ReasonsText(const Status& s) const;  // "Insufficient cpu, Too many pods"
   // PostFilter success: the preemptor is to be nominated to `best.node`.
   void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
-  bool CachesUsable(const PodInfo& pod, const AffinityState* affinity) const;
+  bool CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
+    return filters_.CachesUsable(affinity);
+  }
 
   ClusterModel& model_;
   const EngineOptions& options_;
-  Filters filters_;
+  FilterRunner filters_;
+  ScorePlugins scores_;
   std::mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
   SimTime now_{};
@@ -200,11 +206,6 @@ class Framework {
   std::int64_t dry_runs_ = 0;
   std::int64_t preemption_attempts_ = 0;
 
-  struct FilterCacheEntry {
-    std::int32_t cls = -1;
-    std::uint64_t generation = 0;
-    Status status;
-  };
   struct DryRunCacheEntry {
     std::int32_t cls = -1;
     std::uint64_t generation = 0;
@@ -212,7 +213,6 @@ class Framework {
     SimTime computed_at{};
     DryRunResult result;
   };
-  std::vector<FilterCacheEntry> filter_cache_;
   void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
   std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none
   std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses

@@ -99,7 +99,7 @@ std::optional<std::string> Framework::ValidateGroup(std::int32_t root) const {
 
 Status Framework::FilterOnNode(const PodInfo& pod, NodeId node) {
   AffinityState state;
-  const bool has_affinity = filters_.PreFilterAffinity(pod, state);
+  const bool has_affinity = filters_.PreFilter(pod, state);
   return FilterWithNominated(pod, node, model_.nodes()[static_cast<std::size_t>(node)].requested,
                              has_affinity ? &state : nullptr, &pod);
 }

@@ -1,6 +1,6 @@
 #include "queue/queue.h"
 
-#include "engine/filter.h"
+#include "framework/cycle_state.h"
 #include "kpsim/sim_time.h"
 
 #include <algorithm>

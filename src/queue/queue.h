@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/status.h"
+#include "framework/status.h"
 #include "kpsim/sim_time.h"
 #include "snapshot/cluster.h"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/status.h"
+#include "framework/status.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/sim_time.h"

@@ -1,4 +1,4 @@
-#include "engine/status.h"
+#include "framework/status.h"
 
 namespace kpsim::engine {
 

@@ -1,9 +1,9 @@
-// Unit tests for the default profile's Filter plugins (src/engine/filter.h): each plugin's verdict,
-// its exact reason string (the text kube-scheduler puts in FitError histograms) and its Status
+// Unit tests for the default profile's Filter plugins (src/plugins/, run as the registry's chain
+// by framework/filter_runner.h): each plugin's verdict, its exact reason string (the text kube-scheduler puts in FitError histograms) and its Status
 // code, which decides whether preemption may consider the node (Unschedulable) or not
 // (UnschedulableAndUnresolvable).
 
-#include "engine/filter.h"
+#include "framework/filter_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -13,10 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine/status.h"
+#include "framework/status.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
+#include "plugins/registry.h"
 #include "snapshot/cluster.h"
 #include "testing/builders.h"
 
@@ -89,7 +90,7 @@ class FilterTest : public ::testing::Test {
   Verdict Filter(std::string_view pod_key, std::string_view node_name) {
     model_.reset();
     model_.emplace(state_, options_);
-    Filters filters(*model_);
+    FilterRunner filters(*model_, options_, NewFilterPlugins(*model_));
     const std::string key = pod_key.find('/') == std::string_view::npos
                                 ? "default/" + std::string(pod_key)
                                 : std::string(pod_key);
@@ -101,7 +102,7 @@ class FilterTest : public ::testing::Test {
     const PodInfo& info = model_->pods()[static_cast<std::size_t>(*pod)];
     EXPECT_EQ(info.state, PodState::kPending) << "the pod under test must be pending";
     AffinityState affinity;
-    const bool check_affinity = filters.PreFilterAffinity(info, affinity);
+    const bool check_affinity = filters.PreFilter(info, affinity);
     const NodeInfo& n = model_->nodes()[static_cast<std::size_t>(*node)];
     const Status s = filters.Run(info, *node, n.requested, check_affinity ? &affinity : nullptr);
     Verdict v;
