@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "engine/framework.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 #include "queue/queue.h"
+#include "scheduler/framework.h"
 #include "snapshot/cluster.h"
 
 namespace kpsim::engine {

@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/framework.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
+#include "scheduler/framework.h"
 #include "snapshot/cluster.h"
 #include "testing/builders.h"
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/framework.h"
 #include "kpsim/api/types.h"
 #include "kpsim/explain.h"
+#include "scheduler/framework.h"
 #include "testing/builders.h"
 #include "testing/engine_test_harness.h"
 

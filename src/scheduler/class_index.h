@@ -10,32 +10,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/framework.h"
 #include "kpsim/sim_time.h"
+#include "preemption/candidate.h"
+#include "scheduler/framework.h"
 
 namespace kpsim::engine {
-// Candidate order: ascending = better; ties by node order (the first candidate wins).
-struct CandidateKey {
-  std::int64_t pdb_violations;
-  std::int64_t highest_priority;
-  std::int64_t priority_sum;
-  std::int64_t victims;
-  std::int64_t latest_start;  // larger is better
-  std::int32_t pos;
-
-  static CandidateKey Of(const Candidate& c, std::int32_t pos) {
-    return {c.pdb_violations, c.highest_priority, c.priority_sum,
-            static_cast<std::int64_t>(c.victims.size()), c.latest_start, pos};
-  }
-  bool operator<(const CandidateKey& o) const {
-    if (pdb_violations != o.pdb_violations) return pdb_violations < o.pdb_violations;
-    if (highest_priority != o.highest_priority) return highest_priority < o.highest_priority;
-    if (priority_sum != o.priority_sum) return priority_sum < o.priority_sum;
-    if (victims != o.victims) return victims < o.victims;
-    if (latest_start != o.latest_start) return latest_start > o.latest_start;
-    return pos < o.pos;
-  }
-};
 
 inline void Count(std::vector<int>& counts, const Status& s, int delta) {
   for (int i = 0; i < s.reason_count(); ++i) {

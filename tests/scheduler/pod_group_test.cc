@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/framework.h"
 #include "kpsim/api/types.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "scheduler/framework.h"
 #include "sim/simulator.h"
 #include "snapshot/cluster.h"
 #include "testing/builders.h"

@@ -17,6 +17,9 @@
 #include "framework/filter_runner.h"
 #include "framework/plugin.h"
 #include "framework/status.h"
+#include "preemption/candidate.h"
+#include "preemption/eligibility.h"
+#include "preemption/select_victims.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/sim_time.h"
@@ -25,43 +28,6 @@
 namespace kpsim::engine {
 
 class StatusTable;
-
-// A preemption victim pod as the dry run found it.
-struct Victim {
-  PodId pod = kNoId;
-  bool pdb_violating = false;
-  std::int32_t all_group = kNoId;  // the `all` group it goes with, if any
-};
-
-// A preemption unit (rule 16.2): one pod, or every scheduled pod of a disruptionMode `all`
-// hierarchy, which goes as one.
-struct VictimUnit {
-  std::vector<PodId> pods;  // by pod id
-  std::int32_t priority = 0;  // group-aware (rule 16.1)
-  int rank = 1;               // Pod 1, PodGroup 2, CompositePodGroup 3
-  std::int64_t earliest_start = 0;
-  std::int32_t all_group = kNoId;
-  std::vector<bool> pod_violating;  // per pod, from ClassifyPdbViolations
-  int violating_pods = 0;
-};
-
-// What preemption would do on one node (a candidate), with the scores of the tie-breakers.
-struct Candidate {
-  NodeId node = kNoId;
-  std::vector<Victim> victims;
-  int pdb_violations = 0;
-  std::int64_t highest_priority = 0;
-  std::int64_t priority_sum = 0;  // sum of (priority + 2^31)
-  std::int64_t latest_start = 0;  // earliest start among the highest-priority victims
-};
-
-// The result of one dry run (SelectVictimsOnNode) on one node.
-struct DryRunResult {
-  Status status;  // Success: `candidate` is set
-  std::optional<Candidate> candidate;
-  bool time_dependent = false;  // a victim without a start time counted as starting now
-  bool pdb_dependent = false;   // victims were classified against the PodDisruptionBudgets
-};
 
 struct Decision {
   enum class Kind : std::uint8_t { kBind, kPreempt, kFail };
@@ -118,7 +84,10 @@ class Framework {
   std::int64_t preemption_attempts() const { return preemption_attempts_; }
 
   // The simulated time of the cycle being decided (start times of unstarted victims).
-  void SetNow(SimTime now) { now_ = now; }
+  void SetNow(SimTime now) {
+    now_ = now;
+    victims_.SetNow(now);
+  }
 
   // The seeded generator shared by scoring ties, candidate sampling and replacement names.
   std::mt19937_64& rng() { return rng_; }
@@ -132,26 +101,29 @@ class Framework {
   Status CachedFilter(const PodInfo& pod, NodeId node, const AffinityState* affinity) {
     return filters_.CachedFilter(pod, node, affinity);
   }
+  bool CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
+    return filters_.CachesUsable(affinity);
+  }
   // The weighted sum of the score plugins (after their PreScore over the feasible nodes).
   std::int64_t Score(const PodInfo& pod, NodeId node);
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
 
-  // PostFilter: DefaultPreemption.
+  // PostFilter: DefaultPreemption (Evaluator.Preempt).
   Decision Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
                    const std::string& fit_error, PluginMask rejectors,
                    const AffinityState* affinity, ExplainResult* trace);
-  std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses);
-  DryRunResult SelectVictimsOnNode(const PodInfo& pod, NodeId node, const AffinityState* affinity,
-                                   CandidateOutcome* trace, const PodInfo* exclude);
-  DryRunResult SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node, const AffinityState* affinity,
-                                       CandidateOutcome* trace, const PodInfo* exclude);
+  std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses) const {
+    return PodEligibleToPreemptOthers(model_, pod, statuses);
+  }
   // The dry run of `node`, from the per-node cache when valid; uncached results live in
   // `scratch` (the reference stays valid while `scratch` lives).
   const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
                                    std::deque<DryRunResult>& scratch);
-  // pickOneNodeForPreemption; `decided_by` receives the deciding tie-breaker.
+  // pickOneNodeForPreemption over kTieBreakers; `decided_by` receives the deciding tie-breaker.
   std::size_t PickCandidate(const std::vector<const Candidate*>& candidates,
                             std::string* decided_by) const;
+  // PostFilter success: the preemptor is to be nominated to `best.node`.
+  void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
 
   std::string FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
                            const std::string& absent_reason) const;
@@ -166,6 +138,9 @@ class Framework {
   void RefreshIndex(ClassIndex& index, const PodInfo& pod);
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
+  void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
+
+  // Pod groups.
   Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state
   int RunningMembers(const GroupInfo& leaf) const;
   int MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const;  // pods of `leaf`
@@ -174,38 +149,26 @@ class Framework {
   GroupPlacement PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
                                const std::string* key, const std::string& domain,
                                const std::string& no_preemption);
-  std::int64_t StartTime(const PodInfo& pod) const;  // notes time dependence
-  // Fills `unit` (reusing its storage) with the victim unit `encountering` belongs to.
-  void MakeUnit(PodId encountering, VictimUnit& unit) const;
-  bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const;
-  void ClassifyPdbViolations(std::span<VictimUnit> units) const;  // REQUIRES: sorted
-  void ScoreCandidate(Candidate& candidate) const;  // REQUIRES: victims not empty
-  std::string UnitName(const VictimUnit& unit) const;
-  // Appends the victim units of `pods` with group-aware priority below `below`, skipping members
-  // of root group `skip_root` (kNoId: none); `seen_groups` dedupes `all` units across calls.
-  // The units go to `units[count..]`, `count` advancing: elements past `count` are storage to
-  // reuse (the dry runs keep one vector of units across calls), grown as needed.
-  void AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below, std::int32_t skip_root,
-                      std::vector<VictimUnit>& units, std::size_t& count,
-                      std::vector<std::int32_t>& seen_groups) const;
-  std::string ReasonsText(const Status& s) const;  // "Insufficient cpu, Too many pods"
-  // PostFilter success: the preemptor is to be nominated to `best.node`.
-  void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
-  bool CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
-    return filters_.CachesUsable(affinity);
-  }
 
+  // Constant after construction.
   ClusterModel& model_;
   const EngineOptions& options_;
+  ReasonId no_victims_reason_, not_helpful_reason_;
+
+  // The rooms this cycle uses: the filter plugins with their caches, the score plugins, the
+  // preemption dry runs (victim units, PDB budgets).
   FilterRunner filters_;
   ScorePlugins scores_;
+  VictimSelector victims_;
+
+  // State across cycles.
   std::mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
   SimTime now_{};
-  mutable bool time_dependent_ = false;
   std::int64_t dry_runs_ = 0;
   std::int64_t preemption_attempts_ = 0;
 
+  // Caches, valid while the model lives: the last dry run of each node, the class indexes.
   struct DryRunCacheEntry {
     std::int32_t cls = -1;
     std::uint64_t generation = 0;
@@ -213,49 +176,20 @@ class Framework {
     SimTime computed_at{};
     DryRunResult result;
   };
-  void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
+  std::vector<DryRunCacheEntry> dry_run_cache_;
   std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none
   std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses
   std::size_t index_bytes_ = 0;
   std::uint64_t index_clock_ = 0;
-  std::vector<Status> statuses_;             // per-cycle filter statuses, reused
+
+  // Scratch, reused across cycles.
+  std::vector<Status> statuses_;             // per-cycle filter statuses
   mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
-  std::vector<DryRunCacheEntry> dry_run_cache_;
-  // SelectVictimsOnNodeImpl scratch, reused across dry runs: units (with their pod vectors), the
-  // reprieve's chosen units and the `all` groups met.
-  std::vector<VictimUnit> unit_scratch_;
-  // Per node, while no bound pod is part of an `all` unit: every bound pod as its own victim unit,
-  // most important first (MoreImportantVictim), as of a node generation (and of the time, when
-  // an unstarted pod's start counted as now). Dry runs take the suffix below their priority.
-  struct NodeUnits {
-    std::uint64_t generation = 0;
-    SimTime computed_at{};
-    bool time_dependent = false;
-    std::vector<VictimUnit> units;
-  };
-  NodeUnits& SortedUnits(NodeId node);
-  std::vector<NodeUnits> node_units_;
-  std::vector<const VictimUnit*> chosen_scratch_;
-  std::vector<std::int32_t> seen_groups_scratch_;
-  std::vector<std::int32_t> pdb_scratch_;  // RefreshIndex: the PDBs changed since the last look
-  // ClassifyPdbViolations per PDB: disruptionsAllowed as of a PDB generation, and the budget
-  // left in the classification numbered `stamp`.
-  struct PdbBudget {
-    std::uint64_t allowed_generation = 0;
-    std::int32_t allowed = 0;
-    std::uint64_t stamp = 0;
-    std::int32_t left = 0;
-  };
-  mutable std::vector<PdbBudget> pdb_budgets_;
-  mutable std::uint64_t classify_stamp_ = 0;
-  ReasonId no_victims_reason_, not_helpful_reason_;
+  std::vector<std::int32_t> pdb_scratch_;   // RefreshIndex: the PDBs changed since the last look
 };
 
 // kube-scheduler's numFeasibleNodesToFind: `percentage` is the profile's
 // percentageOfNodesToScore, 0 for the adaptive percentage.
 std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t percentage = 0);
-
-// Formats a resource list free amount for traces.
-ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested);
 
 }  // namespace kpsim::engine

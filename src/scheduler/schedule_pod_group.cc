@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "engine/framework.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "scheduler/framework.h"
 
 namespace kpsim::engine {
 namespace {
@@ -257,7 +257,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   std::size_t count = 0;
   std::vector<std::int32_t> seen_groups;
   for (NodeId node : model_.node_order()) {
-    AddVictimUnits(model_.nodes()[static_cast<std::size_t>(node)].pods, group.priority, root, units,
+    victims_.AddVictimUnits(model_.nodes()[static_cast<std::size_t>(node)].pods, group.priority, root, units,
                    count, seen_groups);
   }
   if (units.empty()) {
@@ -265,8 +265,8 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
     return out;
   }
   std::sort(units.begin(), units.end(),
-            [&](const VictimUnit& a, const VictimUnit& b) { return MoreImportantUnit(a, b); });
-  ClassifyPdbViolations(units);
+            [&](const VictimUnit& a, const VictimUnit& b) { return victims_.MoreImportantUnit(a, b); });
+  victims_.ClassifyPdbViolations(units);
   std::stable_partition(units.begin(), units.end(),
                         [](const VictimUnit& u) { return u.violating_pods > 0; });
   // 4) Remove every victim and schedule the group once (rule 18.6).
@@ -293,7 +293,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
       if (!s.IsSuccess()) {
         fits = false;
         why = fmt::format("{} no longer fits {}: {}", model_.pods()[static_cast<std::size_t>(pod)].key,
-                          model_.nodes()[static_cast<std::size_t>(node)].name, ReasonsText(s));
+                          model_.nodes()[static_cast<std::size_t>(node)].name, victims_.ReasonsText(s));
         break;
       }
       model_.Assume(pod, node);
@@ -306,7 +306,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
     }
     if (trace != nullptr) {
       ReprieveStep step;
-      step.pod = UnitName(unit);
+      step.pod = victims_.UnitName(unit);
       step.priority = unit.priority;
       step.pdb_violating = unit.violating_pods > 0;
       step.reprieved = fits;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/framework.h"
+#include "scheduler/framework.h"
 
 namespace kpsim::engine {
 namespace {

@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/class_index.h"
+#include "scheduler/class_index.h"
 
 #include "kpsim/engine_options.h"
 
@@ -146,7 +146,7 @@ void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
   for (NodeId id : index.stale_dry) {
     ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
     if (e.dry_valid() || index.table->Get(e.status).code() != Code::kUnschedulable) continue;
-    index.AddDry(id, model_.order_position(id), SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
+    index.AddDry(id, model_.order_position(id), victims_.SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
     if (e.time_dependent()) index.time_dependent.push_back(id);
   }
   index.stale_dry.clear();
@@ -259,7 +259,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   AccountIndex(index);
   std::optional<DryRunResult> nominated_dry;
   if (nominated != kNoId && nominated_status.code() == Code::kUnschedulable) {
-    nominated_dry = SelectVictimsOnNode(pod, nominated, nullptr, nullptr, &pod);
+    nominated_dry = victims_.SelectVictimsOnNode(pod, nominated, nullptr, nullptr, &pod);
   }
   const Candidate* best = nullptr;
   for (const CandidateKey& key : index.candidates) {
