@@ -22,6 +22,8 @@
     return;
   }
   crossHighlight();
+  window.addEventListener('hashchange', openFromHash);
+  openFromHash();
   if (document.body.getAttribute('data-kind') !== 'simulate') return;
   var chart = document.getElementById('timeline-chart');
   if (!chart) return;
@@ -446,8 +448,10 @@
       var path = 'M' + ax + ',' + ay + ' C' + (ax - bow) + ',' + ay + ' ' + (bx - bow) + ',' +
                  by + ' ' + bx + ',' + by;
       var g = node('g', {'class': 'pod', 'data-pod': pre.victim.name}, svg);
+      var arrowDecision = linkDecision(g, pre.e);
       title(g, ['Preempted ' + pre.victim.name + ' on ' + victimPlace.seg.node + ' by ' + pre.e.by,
-                pdb ? 'violates a PodDisruptionBudget' : '']);
+                pdb ? 'violates a PodDisruptionBudget' : '',
+                arrowDecision ? 'click: the decision (round ' + pre.e.round + ')' : '']);
       node('path', {d: path, 'class': 'arrow-halo'}, g);
       node('path', {d: path, 'class': 'arrow' + (pdb ? ' pdb' : ''),
                     'marker-end': 'url(#kp-arrow-' + (pdb ? 'pdb' : 'normal') + ')'}, g);
@@ -480,9 +484,13 @@
         lines.push('nominated to ' + s.node + ' from ' + fmtTime(s.start.t) +
                    (s.end.open ? '' : ' to ' + fmtTime(s.end.t) + ' (' + s.how + ')'));
         if (s.endMessage) lines.push(s.endMessage);
+        var nomRect = node('rect', {x: sx, y: top, width: w, height: barH, rx: 3, fill: color,
+                                    stroke: color, 'class': 'ghost'}, g);
+        var nomEvent = model.events[s.k];
+        if (nomEvent && linkDecision(nomRect, nomEvent)) {
+          lines.push('click: the preemption decision (round ' + nomEvent.round + ')');
+        }
         title(g, lines);
-        node('rect', {x: sx, y: top, width: w, height: barH, rx: 3, fill: color, stroke: color,
-                      'class': 'ghost'}, g);
         if (s.how === 'cleared' || s.how === 'moved') {
           var cx = sx + w;
           node('path', {d: 'M' + (cx - 4) + ',' + (top + 5) + ' l8,8 m0,-8 l-8,8',
@@ -529,8 +537,13 @@
                  (pre.byGroup ? 'pod group ' + shortName(pre.byGroup) : shortName(pre.by)) +
                  (pre.victimGroup ? ', with its group' : '') + (pre.pdbViolation ? ' (PDB!)' : '');
       var mx = x({i: s.preempt.k, t: num(pre.time)});
-      node('path', {d: 'M' + (mx - 6) + ',' + (top - 4) + ' l12,0 l-6,9 z',
-                    'class': 'mark-preempted' + (pre.pdbViolation ? ' pdb' : '')}, g);
+      var preMark = node('path', {d: 'M' + (mx - 6) + ',' + (top - 4) + ' l12,0 l-6,9 z',
+                                  'class': 'mark-preempted' + (pre.pdbViolation ? ' pdb' : '')}, g);
+      if (linkDecision(preMark, pre)) {
+        // The title was set above; name the link in it too.
+        var t = g.querySelector('title');
+        if (t) t.textContent += '\nclick the ▼ marker: the decision (round ' + pre.round + ')';
+      }
       // The name before the marker and the note after it; with no room before the marker, both
       // after it.
       if (mx - sx - 12 < measure(name.slice(0, 4) + '…')) {
@@ -657,6 +670,42 @@
          '</svg>FailedScheduling');
     item('<svg width="12" height="12"><circle cx="6" cy="6" r="4.5" fill="#fff" ' +
          'stroke="#5f3dc4" stroke-width="1.5"/></svg>Created');
+  }
+
+  // The Decisions panel's block for the event's round (render_html.cc gives the first decision of
+  // each round the id "decision-<round>"), or null when the page lists none for it.
+  function decisionFor(e) {
+    if (!e || typeof e.round !== 'number' || e.round <= 0) return null;
+    return document.getElementById('decision-' + e.round);
+  }
+
+  // Makes `el` (a Preempted or Nominated marker) open the decision of its event's round.
+  function linkDecision(el, e) {
+    var target = decisionFor(e);
+    if (!target) return false;
+    el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
+    el.addEventListener('click', function (ev) {
+      ev.stopPropagation();
+      showDecision(target);
+    });
+    return true;
+  }
+
+  function showDecision(el) {
+    if (el.tagName && el.tagName.toLowerCase() === 'details') el.open = true;
+    if (location.hash !== '#' + el.id) {
+      location.hash = el.id;
+    } else if (el.scrollIntoView) {
+      el.scrollIntoView();
+    }
+  }
+
+  // A #decision-N address (a link in the tables, or the page opened with it) unfolds that block.
+  function openFromHash() {
+    var id = location.hash.slice(1);
+    if (id.indexOf('decision-') !== 0) return;
+    var el = document.getElementById(id);
+    if (el && el.tagName.toLowerCase() === 'details') el.open = true;
   }
 
   function podSelector(name) {

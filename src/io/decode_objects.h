@@ -405,42 +405,171 @@ std::vector<NodeSelectorRequirement> DecodeNodeSelectorRequirements(const V& v, 
 }
 
 template <typename V>
+NodeSelectorTerm DecodeNodeSelectorTerm(const V& v, const Path& p) {
+  NodeSelectorTerm term;
+  Fields(v, p, [&](std::string_view k, const V& f, const Path& fp) {
+    if (k == "matchExpressions") {
+      term.match_expressions = DecodeNodeSelectorRequirements(f, fp);
+    } else if (k == "matchFields") {
+      term.match_fields = DecodeNodeSelectorRequirements(f, fp);
+    }
+  });
+  return term;
+}
+
+template <typename V>
 NodeSelector DecodeNodeSelector(const V& v, const Path& p) {
   NodeSelector s;
   Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
     if (key != "nodeSelectorTerms") return;
     Items(c, cp, [&](const V& item, const Path& ip) {
-      NodeSelectorTerm term;
-      Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
-        if (k == "matchExpressions") {
-          term.match_expressions = DecodeNodeSelectorRequirements(f, fp);
-        } else if (k == "matchFields") {
-          term.match_fields = DecodeNodeSelectorRequirements(f, fp);
-        }
-      });
-      s.terms.push_back(std::move(term));
+      s.terms.push_back(DecodeNodeSelectorTerm(item, ip));
     });
   });
   return s;
 }
 
 template <typename V>
+PodAffinityTerm DecodePodAffinityTerm(const V& v, const Path& p) {
+  PodAffinityTerm term;
+  Fields(v, p, [&](std::string_view k, const V& f, const Path& fp) {
+    if (k == "labelSelector") {
+      term.label_selector = OptLabelSelector(f, fp);
+    } else if (k == "namespaces") {
+      term.namespaces = StringList(f, fp);
+    } else if (k == "namespaceSelector") {
+      term.namespace_selector = OptLabelSelector(f, fp);
+    } else if (k == "topologyKey") {
+      term.topology_key = Str(f, fp);
+    }
+  });
+  return term;
+}
+
+template <typename V>
 std::vector<PodAffinityTerm> DecodePodAffinityTerms(const V& v, const Path& p) {
   std::vector<PodAffinityTerm> out;
+  Items(v, p,
+        [&](const V& item, const Path& ip) { out.push_back(DecodePodAffinityTerm(item, ip)); });
+  return out;
+}
+
+// The weight of a preferred (node or pod) affinity term; validatePreferredSchedulingTerms and
+// validateWeightedPodAffinityTerms allow 1-100.
+template <typename V>
+std::int32_t AffinityWeight(const V& v, const Path& p) {
+  const std::int32_t weight = Int32(v, p);
+  if (weight < 1 || weight > 100) {
+    Fail(v, p, fmt::format("Invalid value: {}: must be in the range 1-100", weight));
+  }
+  return weight;
+}
+
+template <typename V>
+std::vector<PreferredSchedulingTerm> DecodePreferredSchedulingTerms(const V& v, const Path& p) {
+  std::vector<PreferredSchedulingTerm> out;
   Items(v, p, [&](const V& item, const Path& ip) {
-    PodAffinityTerm term;
+    PreferredSchedulingTerm term;
+    bool has_weight = false;
     Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
-      if (k == "labelSelector") {
-        term.label_selector = OptLabelSelector(f, fp);
-      } else if (k == "namespaces") {
-        term.namespaces = StringList(f, fp);
-      } else if (k == "namespaceSelector") {
-        term.namespace_selector = OptLabelSelector(f, fp);
-      } else if (k == "topologyKey") {
-        term.topology_key = Str(f, fp);
+      if (k == "weight") {
+        term.weight = AffinityWeight(f, fp);
+        has_weight = true;
+      } else if (k == "preference") {
+        term.preference = DecodeNodeSelectorTerm(f, fp);
       }
     });
+    if (!has_weight) Fail(item, ip.Field("weight"), "Invalid value: 0: must be in the range 1-100");
     out.push_back(std::move(term));
+  });
+  return out;
+}
+
+template <typename V>
+std::vector<WeightedPodAffinityTerm> DecodeWeightedPodAffinityTerms(const V& v, const Path& p) {
+  std::vector<WeightedPodAffinityTerm> out;
+  Items(v, p, [&](const V& item, const Path& ip) {
+    WeightedPodAffinityTerm term;
+    bool has_weight = false;
+    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+      if (k == "weight") {
+        term.weight = AffinityWeight(f, fp);
+        has_weight = true;
+      } else if (k == "podAffinityTerm") {
+        term.term = DecodePodAffinityTerm(f, fp);
+      }
+    });
+    if (!has_weight) Fail(item, ip.Field("weight"), "Invalid value: 0: must be in the range 1-100");
+    out.push_back(std::move(term));
+  });
+  return out;
+}
+
+template <typename V>
+NodeInclusionPolicy DecodeNodeInclusionPolicy(const V& v, const Path& p) {
+  const std::string policy = Str(v, p);
+  if (policy == "Honor") return NodeInclusionPolicy::kHonor;
+  if (policy == "Ignore") return NodeInclusionPolicy::kIgnore;
+  FailUnsupported(v, p, policy, "\"Honor\", \"Ignore\"");
+}
+
+// spec.topologySpreadConstraints, with validateTopologySpreadConstraints' checks of each field.
+template <typename V>
+std::vector<TopologySpreadConstraint> DecodeTopologySpreadConstraints(const V& v, const Path& p) {
+  std::vector<TopologySpreadConstraint> out;
+  Items(v, p, [&](const V& item, const Path& ip) {
+    TopologySpreadConstraint c;
+    bool has_when = false;
+    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+      if (k == "maxSkew") {
+        c.max_skew = Int32(f, fp);
+        if (c.max_skew <= 0) {
+          Fail(f, fp, fmt::format("Invalid value: {}: must be greater than zero", c.max_skew));
+        }
+      } else if (k == "topologyKey") {
+        c.topology_key = Str(f, fp);
+      } else if (k == "whenUnsatisfiable") {
+        const std::string when = Str(f, fp);
+        has_when = true;
+        if (when == "DoNotSchedule") {
+          c.when_unsatisfiable = UnsatisfiableConstraintAction::kDoNotSchedule;
+        } else if (when == "ScheduleAnyway") {
+          c.when_unsatisfiable = UnsatisfiableConstraintAction::kScheduleAnyway;
+        } else {
+          FailUnsupported(f, fp, when, "\"DoNotSchedule\", \"ScheduleAnyway\"");
+        }
+      } else if (k == "labelSelector") {
+        c.label_selector = OptLabelSelector(f, fp);
+      } else if (k == "minDomains") {
+        c.min_domains = OptInt32(f, fp);
+        if (c.min_domains && *c.min_domains <= 0) {
+          Fail(f, fp, fmt::format("Invalid value: {}: must be greater than zero", *c.min_domains));
+        }
+      } else if (k == "nodeAffinityPolicy") {
+        if (f.type() != NodeType::kNull) c.node_affinity_policy = DecodeNodeInclusionPolicy(f, fp);
+      } else if (k == "nodeTaintsPolicy") {
+        if (f.type() != NodeType::kNull) c.node_taints_policy = DecodeNodeInclusionPolicy(f, fp);
+      } else if (k == "matchLabelKeys") {
+        c.match_label_keys = StringList(f, fp);
+      }
+    });
+    if (c.max_skew == 0) {
+      Fail(item, ip.Field("maxSkew"), "Invalid value: 0: must be greater than zero");
+    }
+    if (c.topology_key.empty()) {
+      Fail(item, ip.Field("topologyKey"), "Required value: can not be empty");
+    }
+    if (!has_when) {
+      Fail(item, ip.Field("whenUnsatisfiable"),
+           "Unsupported value: \"\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
+    }
+    if (c.min_domains && c.when_unsatisfiable != UnsatisfiableConstraintAction::kDoNotSchedule) {
+      Fail(item, ip.Field("minDomains"),
+           fmt::format("Invalid value: {}: can only use minDomains if "
+                       "whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway",
+                       *c.min_domains));
+    }
+    out.push_back(std::move(c));
   });
   return out;
 }
@@ -494,6 +623,18 @@ Node DecodeNode(const V& v, const Path& p) {
           capacity = ResourceMap(f, fp);
         } else if (k == "allocatable") {
           allocatable = ResourceMap(f, fp);
+        } else if (k == "images") {
+          Items(f, fp, [&](const V& item, const Path& ip) {
+            ContainerImage image;
+            Fields(item, ip, [&](std::string_view ik, const V& iv, const Path& ivp) {
+              if (ik == "names") {
+                image.names = StringList(iv, ivp);
+              } else if (ik == "sizeBytes") {
+                image.size_bytes = Int64(iv, ivp);
+              }
+            });
+            node.images.push_back(std::move(image));
+          });
         }
       });
     }
@@ -508,11 +649,56 @@ Node DecodeNode(const V& v, const Path& p) {
   return node;
 }
 
+// What the scheduler reads of one container besides its requests.
+struct ContainerFacts {
+  bool sidecar = false;  // an init container with restartPolicy Always
+  std::string image;
+  struct Port {
+    std::int32_t container_port = 0;
+    std::int32_t host_port = 0;
+    std::string protocol;
+    std::string host_ip;
+  };
+  std::vector<Port> ports;
+};
+
+// ports[]: validateContainerPorts' range checks and supported protocols.
+template <typename V>
+std::vector<ContainerFacts::Port> DecodeContainerPorts(const V& v, const Path& p) {
+  std::vector<ContainerFacts::Port> out;
+  Items(v, p, [&](const V& item, const Path& ip) {
+    ContainerFacts::Port port;
+    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+      const auto port_number = [&](std::int32_t min) {
+        const std::int32_t n = Int32(f, fp);
+        if (n < min || n > 65535) {
+          Fail(f, fp, fmt::format("Invalid value: {}: must be between 1 and 65535, inclusive", n));
+        }
+        return n;
+      };
+      if (k == "containerPort") {
+        port.container_port = port_number(1);
+      } else if (k == "hostPort") {
+        if (f.type() != NodeType::kNull) port.host_port = port_number(0);
+      } else if (k == "protocol") {
+        port.protocol = Str(f, fp);
+        if (!port.protocol.empty() && port.protocol != "TCP" && port.protocol != "UDP" &&
+            port.protocol != "SCTP") {
+          FailUnsupported(f, fp, port.protocol, "\"SCTP\", \"TCP\", \"UDP\"");
+        }
+      } else if (k == "hostIP") {
+        port.host_ip = Str(f, fp);
+      }
+    });
+    out.push_back(std::move(port));
+  });
+  return out;
+}
+
 // One container's effective requests: `requests`, with `limits` standing in for any resource
 // that has a limit but no request (API defaulting).
 template <typename V>
-ResourceList DecodeContainerRequests(const V& v, const Path& p, bool* is_sidecar,
-                                     bool* uses_host_port) {
+ResourceList DecodeContainerRequests(const V& v, const Path& p, ContainerFacts& facts) {
   std::vector<std::pair<std::string, Quantity>> requests;
   std::vector<std::pair<std::string, Quantity>> limits;
   Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
@@ -524,16 +710,12 @@ ResourceList DecodeContainerRequests(const V& v, const Path& p, bool* is_sidecar
           limits = ResourceMap(f, fp);
         }
       });
-    } else if (key == "restartPolicy" && is_sidecar != nullptr) {
-      *is_sidecar = Str(c, cp) == "Always";
-    } else if (key == "ports" && uses_host_port != nullptr) {
-      Items(c, cp, [&](const V& port, const Path& pp) {
-        Fields(port, pp, [&](std::string_view k, const V& f, const Path&) {
-          if (k == "hostPort" && f.type() == NodeType::kScalar && f.text() != "0") {
-            *uses_host_port = true;
-          }
-        });
-      });
+    } else if (key == "restartPolicy") {
+      facts.sidecar = Str(c, cp) == "Always";
+    } else if (key == "ports") {
+      facts.ports = DecodeContainerPorts(c, cp);
+    } else if (key == "image") {
+      facts.image = Str(c, cp);
     }
   });
   ResourceList r;
@@ -576,6 +758,9 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   std::vector<std::pair<std::string, Quantity>> overhead;
   std::vector<std::pair<std::string, Quantity>> pod_requests;
   std::vector<std::pair<std::string, Quantity>> pod_limits;
+  std::vector<ContainerFacts> init_containers;
+  std::vector<ContainerFacts> main_containers;
+  bool host_network = false;
   Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
     if (key == "nodeName") {
       spec.node_name = Str(c, cp);
@@ -611,11 +796,11 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
       });
     } else if (key == "topologySpreadConstraints") {
       if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kTopologySpread);
+      spec.topology_spread_constraints = DecodeTopologySpreadConstraints(c, cp);
     } else if (key == "resourceClaims") {
       if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kResourceClaims);
     } else if (key == "hostNetwork") {
-      // With hostNetwork every containerPort is a host port.
-      if (c.AsBool().value_or(false)) spec.NoteUse(UnmodeledField::kHostPorts);
+      host_network = Bool(c, cp);
     } else if (key == "volumes") {
       Items(c, cp, [&](const V& volume, const Path& vp) {
         Fields(volume, vp, [&](std::string_view k, const V&, const Path&) {
@@ -632,8 +817,9 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
     } else if (key == "affinity") {
       Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
         const std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+        const std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
         const auto note_preferred = [&](std::string_view ak, const V& av) {
-          if (ak == "preferredDuringSchedulingIgnoredDuringExecution" && NonEmptyList(av)) {
+          if (ak == kPreferred && NonEmptyList(av)) {
             spec.NoteUse(UnmodeledField::kPreferredAffinity);
           }
         };
@@ -642,32 +828,42 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
             note_preferred(ak, av);
             if (ak == kRequired && av.type() != NodeType::kNull) {
               spec.affinity.node_affinity_required = DecodeNodeSelector(av, ap);
+            } else if (ak == kPreferred) {
+              spec.affinity.node_affinity_preferred = DecodePreferredSchedulingTerms(av, ap);
             }
           });
         } else if (k == "podAffinity" || k == "podAntiAffinity") {
-          auto& terms = k == "podAffinity" ? spec.affinity.pod_affinity_required
-                                           : spec.affinity.pod_anti_affinity_required;
+          const bool anti = k == "podAntiAffinity";
+          auto& terms =
+              anti ? spec.affinity.pod_anti_affinity_required : spec.affinity.pod_affinity_required;
+          auto& preferred = anti ? spec.affinity.pod_anti_affinity_preferred
+                                 : spec.affinity.pod_affinity_preferred;
           Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
             note_preferred(ak, av);
-            if (ak == kRequired) terms = DecodePodAffinityTerms(av, ap);
+            if (ak == kRequired) {
+              terms = DecodePodAffinityTerms(av, ap);
+            } else if (ak == kPreferred) {
+              preferred = DecodeWeightedPodAffinityTerms(av, ap);
+            }
           });
         }
       });
     } else if (key == "containers") {
       Items(c, cp, [&](const V& item, const Path& ip) {
-        bool host_port = false;
-        AddResources(containers, DecodeContainerRequests(item, ip, nullptr, &host_port), item, ip);
-        if (host_port) spec.NoteUse(UnmodeledField::kHostPorts);
+        ContainerFacts facts;
+        AddResources(containers, DecodeContainerRequests(item, ip, facts), item, ip);
+        facts.sidecar = false;  // restartPolicy means nothing on a regular container
+        main_containers.push_back(std::move(facts));
       });
     } else if (key == "initContainers") {
       // Mirrors `AggregateContainerRequests` (k8s component-helpers resource/helpers.go): the
       // i-th regular init container needs its own requests plus every sidecar started before
       // it; sidecars also run alongside the regular containers.
       Items(c, cp, [&](const V& item, const Path& ip) {
-        bool sidecar = false;
-        bool host_port = false;
-        ResourceList r = DecodeContainerRequests(item, ip, &sidecar, &host_port);
-        if (host_port) spec.NoteUse(UnmodeledField::kHostPorts);
+        ContainerFacts facts;
+        ResourceList r = DecodeContainerRequests(item, ip, facts);
+        const bool sidecar = facts.sidecar;
+        init_containers.push_back(std::move(facts));
         if (sidecar) {
           AddResources(containers, r, item, ip);
           AddResources(restartable_init, r, item, ip);
@@ -708,6 +904,24 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   }
   AddResources(requests, ToResourceList(overhead), v, p.Field("overhead"));
   spec.requests = std::move(requests);
+  // GetHostPorts: the sidecars' ports, then the containers'. With hostNetwork, API defaulting
+  // (SetDefaults_Pod) gives every containerPort without a hostPort the same hostPort.
+  const auto add_ports = [&](const ContainerFacts& facts) {
+    for (const ContainerFacts::Port& port : facts.ports) {
+      const std::int32_t host_port =
+          port.host_port == 0 && host_network ? port.container_port : port.host_port;
+      if (host_port <= 0) continue;
+      spec.host_ports.push_back(
+          HostPort{host_port, port.protocol.empty() ? "TCP" : port.protocol, port.host_ip});
+    }
+  };
+  for (const ContainerFacts& facts : init_containers) {
+    if (facts.sidecar) add_ports(facts);
+  }
+  for (const ContainerFacts& facts : main_containers) add_ports(facts);
+  if (!spec.host_ports.empty()) spec.NoteUse(UnmodeledField::kHostPorts);
+  for (const ContainerFacts& facts : init_containers) spec.images.push_back(facts.image);
+  for (const ContainerFacts& facts : main_containers) spec.images.push_back(facts.image);
 }
 
 template <typename V>

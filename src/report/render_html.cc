@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -300,6 +302,164 @@ std::string RejectedAndIgnored(const Json& data) {
 // ---------------------------------------------------------------------------------------------
 // simulate
 
+// Past this many decisions the page lists the first ones only (the embedded JSON has all).
+constexpr std::size_t kHtmlDecisionsShown = 200;
+// Up to this many decisions the panel opens them all; more start folded.
+constexpr std::size_t kDecisionsOpen = 20;
+// Names listed per victim list or nomination list; the rest are counted.
+constexpr std::size_t kHtmlNamesShown = 20;
+
+// The anchor of each shown decision, by round: "decision-7" (a second decision of the same round,
+// never expected, gets "decision-7-2"). Only the first of a round is linked from the timeline.
+struct DecisionAnchors {
+  std::vector<std::string> ids;               // per shown decision
+  std::map<std::int64_t, std::string> round;  // round -> the first decision's id
+};
+
+DecisionAnchors Anchors(const Json& decisions) {
+  DecisionAnchors out;
+  std::map<std::int64_t, int> seen;
+  for (std::size_t i = 0; i < decisions.size() && i < kHtmlDecisionsShown; ++i) {
+    const std::int64_t r = Count(decisions[i], "round");
+    const int n = ++seen[r];
+    std::string id = n == 1 ? fmt::format("decision-{}", r) : fmt::format("decision-{}-{}", r, n);
+    if (n == 1) out.round[r] = id;
+    out.ids.push_back(std::move(id));
+  }
+  return out;
+}
+
+// A link to the decision of the event's round ("round 7"), or the bare round when none is shown.
+std::string DecisionLink(const DecisionAnchors& anchors, const Json& e) {
+  const std::int64_t round = Count(e, "round");
+  const auto it = anchors.round.find(round);
+  if (round <= 0 || it == anchors.round.end()) return Dash(Text(e, "round"));
+  return fmt::format("<a class=\"decision-link\" href=\"#{}\">{}</a>", it->second,
+                     Esc(Text(e, "round")));
+}
+
+// Pod names as cross-highlighted cells, the first kHtmlNamesShown of them, then a count.
+std::string PodRefsCapped(const Json& pods, std::int64_t total) {
+  std::string out;
+  std::int64_t listed = 0;
+  for (const Json& pod : pods) {
+    if (static_cast<std::size_t>(listed) == kHtmlNamesShown) break;
+    out += (out.empty() ? "" : ", ") + PodRef(Text(pod));
+    ++listed;
+  }
+  if (total > listed) out += fmt::format("{}{} more", out.empty() ? "" : " and ", total - listed);
+  return out.empty() ? "–" : out;
+}
+
+// One `decisions[]` entry as a folding block: the headline, the shown candidates with their
+// tie-breaker values, the PDBs, and for a pod group the units and nominations.
+std::string DecisionBlock(const Json& d, const std::string& id, bool open) {
+  const Json& victims = Items(d, "victims");
+  std::string head = fmt::format("round <b>{}</b> · {} · {}", Esc(Text(d, "round")),
+                                 Esc(Seconds(d, "time")), PodRef(Text(d, "preemptor")));
+  if (!Text(d, "podGroup").empty() && Text(d, "podGroup") != Text(d, "preemptor")) {
+    head += " (pod group " + Esc(Text(d, "podGroup")) + ")";
+  }
+  if (!Text(d, "node").empty()) head += " → <b>" + Esc(Text(d, "node")) + "</b>";
+  head += fmt::format(
+      " · {} · decided by <b>{}</b>", Plural(victims.size(), "victim"),
+      Dash(Text(d, "decidedByLabel").empty() ? Text(d, "decidedBy") : Text(d, "decidedByLabel")));
+  std::string out = fmt::format("<details class=\"decision\" id=\"{}\"{}>\n<summary>{}</summary>\n",
+                                id, open ? " open" : "", head);
+  out +=
+      "<p>Victims: " + PodRefsCapped(victims, static_cast<std::int64_t>(victims.size())) + "</p>\n";
+
+  // Candidates: one column per tie-breaker, in the order the first candidate that has it lists.
+  const Json& candidates = Items(d, "candidates");
+  std::vector<std::string> ids;
+  for (const Json& c : candidates) {
+    const Json& tie = Get(c, "tieBreakers");
+    if (!tie.is_object()) continue;
+    for (const auto& [key, value] : tie.items()) {
+      if (std::find(ids.begin(), ids.end(), key) == ids.end()) ids.push_back(key);
+    }
+  }
+  std::vector<std::string> headers = {"Candidate", "Victims", "PDB violations"};
+  headers.insert(headers.end(), ids.begin(), ids.end());
+  Table table("decision-candidates", headers);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const Json& c = candidates[i];
+    std::vector<std::string> cells = {
+        Esc(Text(c, "node")) + (i == 0 ? " " + Badge("chosen", "chosen") : ""),
+        PodRefsCapped(Items(c, "victims"), Count(c, "victimCount")), Esc(Text(c, "pdbViolations"))};
+    const Json& tie = Get(c, "tieBreakers");
+    for (const std::string& key : ids) cells.push_back(Dash(Text(Get(tie, key.c_str()))));
+    table.Row(std::move(cells), i == 0 ? "class=\"chosen-row\"" : "");
+  }
+  if (!table.Empty()) out += table.Render();
+  const bool compared =
+      !candidates.empty() || Count(d, "candidateCount") > 0 || Count(d, "nodesEvaluated") > 0;
+  if (compared) {
+    out += fmt::format("<p class=\"note\">{}, {} evaluated{}.</p>\n",
+                       Plural(static_cast<std::size_t>(Count(d, "candidateCount")), "candidate"),
+                       Plural(static_cast<std::size_t>(Count(d, "nodesEvaluated")), "node"),
+                       static_cast<std::int64_t>(candidates.size()) < Count(d, "candidateCount")
+                           ? fmt::format("; the best {} shown", candidates.size())
+                           : "");
+  }
+
+  Table pdbs("decision-pdbs",
+             {"PodDisruptionBudget", "Allowed before", "Allowed after", "Victims"});
+  for (const Json& p : Items(d, "pdbs")) {
+    const bool broken = Count(p, "allowedAfter") < 0;
+    pdbs.Row(
+        {Esc(Text(p, "name")), Esc(Text(p, "allowedBefore")),
+         Esc(Text(p, "allowedAfter")) + (broken ? " " + Badge("pdb", "violated") : ""),
+         PodRefsCapped(Items(p, "victims"), static_cast<std::int64_t>(Items(p, "victims").size()))},
+        broken ? "class=\"pdb-row\"" : "");
+  }
+  if (!pdbs.Empty()) out += pdbs.Render();
+
+  Table units("decision-units", {"Unit", "Kind", "Priority", "Pods", "Why"});
+  for (const Json& u : Items(d, "units")) {
+    units.Row({Esc(Text(u, "name")), Esc(Text(u, "kind")), Esc(Text(u, "priority")),
+               PodRefsCapped(Items(u, "pods"), static_cast<std::int64_t>(Items(u, "pods").size())),
+               Dash(Text(u, "why"))});
+  }
+  if (!units.Empty()) out += units.Render();
+
+  const Json& nominations = Items(d, "nominations");
+  if (!nominations.empty()) {
+    std::string line;
+    for (std::size_t i = 0; i < nominations.size() && i < kHtmlNamesShown; ++i) {
+      line += fmt::format("{}{} → {}", line.empty() ? "" : ", ",
+                          PodRef(Text(nominations[i], "pod")), Esc(Text(nominations[i], "node")));
+    }
+    if (nominations.size() > kHtmlNamesShown) {
+      line += fmt::format(" and {} more", nominations.size() - kHtmlNamesShown);
+    }
+    out += "<p>Nominated: " + line + "</p>\n";
+  }
+  out += "</details>\n";
+  return out;
+}
+
+// The "Decisions" panel: every preemption decision (the first kHtmlDecisionsShown).
+std::string DecisionsSection(const Json& decisions, const DecisionAnchors& anchors) {
+  if (decisions.empty()) return {};
+  std::string content;
+  const bool open = decisions.size() <= kDecisionsOpen;
+  for (std::size_t i = 0; i < anchors.ids.size(); ++i) {
+    content += DecisionBlock(decisions[i], anchors.ids[i], open);
+  }
+  if (decisions.size() > anchors.ids.size()) {
+    content += fmt::format(
+        "<p class=\"note\">… and {} more decisions: see <code>decisions</code> in the embedded "
+        "JSON (<code>-o json</code>).</p>\n",
+        decisions.size() - anchors.ids.size());
+  }
+  return Section("decisions", "Decisions", content,
+                 "Why each preemption went the way it did: the best candidate nodes with the "
+                 "values of each tie-breaker, the tie-breaker that decided, and the "
+                 "PodDisruptionBudgets the victims count against. Preempted and Nominated markers "
+                 "in the timeline link here.");
+}
+
 std::string SimulationBody(const Json& data) {
   const Json& events = Items(data, "events");
   const Json& pods = Items(data, "pods");
@@ -380,18 +540,21 @@ std::string SimulationBody(const Json& data) {
                  pod_table.Empty() ? "<p class=\"note\">No pods.</p>\n" : pod_table.Render());
 
   // Preemptions.
+  const Json& decisions = Items(data, "decisions");
+  const DecisionAnchors anchors = Anchors(decisions);
   Table preempt_table("preemptions", {"Time", "Victim", "Node", "Preempted by", "Preemptor's group",
-                                      "Victim's group", "PDB"});
+                                      "Victim's group", "PDB", "Decision"});
   for (const Json& e : events) {
     if (Text(e, "reason") != "Preempted") continue;
     const bool pdb = Flag(e, "pdbViolation");
     preempt_table.Row(
         {Esc(Seconds(e, "time")), PodRef(Text(e, "pod")), Dash(Text(e, "node")),
          PodRef(Text(e, "by")), Dash(Text(e, "byGroup")), Dash(Text(e, "victimGroup")),
-         pdb ? Badge("pdb", "violates a PodDisruptionBudget") : "no"},
+         pdb ? Badge("pdb", "violates a PodDisruptionBudget") : "no", DecisionLink(anchors, e)},
         pdb ? "class=\"pdb-row\"" : "");
   }
   if (!preempt_table.Empty()) out += Section("preemptions", "Preemptions", preempt_table.Render());
+  out += DecisionsSection(decisions, anchors);
 
   // FailedScheduling messages.
   Table failed_table("failed", {"Time", "Round", "Pod", "Message"});
@@ -438,7 +601,9 @@ std::string SimulationBody(const Json& data) {
       message += " " + Badge("count", fmt::format("x{}, {}..{}", Count(e, "count"),
                                                   Seconds(e, "firstTime"), Seconds(e, "lastTime")));
     }
-    event_table.Row({std::to_string(event_idx + 1), Esc(Seconds(e, "time")), Dash(Text(e, "round")),
+    const bool linked = reason == "Preempted" || reason == "Nominated";
+    event_table.Row({std::to_string(event_idx + 1), Esc(Seconds(e, "time")),
+                     linked ? DecisionLink(anchors, e) : Dash(Text(e, "round")),
                      Badge("reason reason-" + Esc(reason), reason), PodRef(Text(e, "pod")),
                      Dash(Text(e, "node")), message},
                     fmt::format("id=\"event-{}\"", event_idx + 1));

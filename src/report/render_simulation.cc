@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
@@ -88,6 +89,73 @@ Json GroupJson(const GroupOutcome& g) {
   return out;
 }
 
+// A tie-breaker value: a number, or the start time as RFC 3339 (as `origin` renders wall times).
+Json TieBreakerJson(const TieBreakerValue& t) {
+  if (t.is_time) return WallTime{t.value}.ToRfc3339();
+  return t.value;
+}
+
+Json CandidateJson(const DecisionCandidate& c) {
+  Json out = Json::object();
+  out["node"] = c.node;
+  out["victims"] = c.victims;
+  out["victimCount"] = c.victim_count;
+  out["pdbViolations"] = c.pdb_violations;
+  Json tie_breakers = Json::object();
+  for (const TieBreakerValue& t : c.tie_breakers) tie_breakers[t.id] = TieBreakerJson(t);
+  out["tieBreakers"] = std::move(tie_breakers);
+  return out;
+}
+
+// One `decisions[]` entry (PreemptionDecision): compact by design, the engine keeps the top
+// candidates only.
+Json DecisionJson(const PreemptionDecision& d) {
+  Json out = Json::object();
+  out["round"] = d.round;
+  out["time"] = render::SecondsJson(d.time);
+  out["preemptor"] = d.preemptor;
+  if (!d.pod_group.empty()) out["podGroup"] = d.pod_group;
+  out["node"] = render::StringOrNull(d.node);
+  out["victims"] = d.victims;
+  out["decidedBy"] = d.decided_by;
+  out["decidedByLabel"] = d.decided_by_label;
+  Json candidates = Json::array();
+  for (const DecisionCandidate& c : d.candidates) candidates.push_back(CandidateJson(c));
+  out["candidates"] = std::move(candidates);
+  out["candidateCount"] = d.candidate_count;
+  out["nodesEvaluated"] = d.nodes_evaluated;
+  Json pdbs = Json::array();
+  for (const DecisionPdb& p : d.pdbs) {
+    Json pdb = Json::object();
+    pdb["name"] = p.name;
+    pdb["allowedBefore"] = p.allowed_before;
+    pdb["allowedAfter"] = p.allowed_after;
+    pdb["victims"] = p.victims;
+    pdbs.push_back(std::move(pdb));
+  }
+  out["pdbs"] = std::move(pdbs);
+  Json units = Json::array();
+  for (const DecisionUnit& u : d.units) {
+    Json unit = Json::object();
+    unit["kind"] = u.kind;
+    unit["name"] = u.name;
+    unit["pods"] = u.pods;
+    unit["priority"] = u.priority;
+    unit["why"] = u.why;
+    units.push_back(std::move(unit));
+  }
+  out["units"] = std::move(units);
+  Json nominations = Json::array();
+  for (const auto& [pod, node] : d.nominations) {
+    Json nomination = Json::object();
+    nomination["pod"] = pod;
+    nomination["node"] = node;
+    nominations.push_back(std::move(nomination));
+  }
+  out["nominations"] = std::move(nominations);
+  return out;
+}
+
 Json StatsJson(const SimulationStats& s) {
   Json out = Json::object();
   out["schedulingAttempts"] = s.scheduling_attempts;
@@ -107,6 +175,9 @@ std::string BookName(std::string_view pod) {
 
 class TextWriter {
  public:
+  static constexpr std::size_t kDecisionsShown = 50;
+  static constexpr std::size_t kNominationsShown = 10;
+
   explicit TextWriter(const RunReport& report) : report_(report) {
     if (report.simulation != nullptr) {
       for (const PodOutcome& p : report.simulation->pods) priorities_[p.pod] = p.priority;
@@ -117,6 +188,7 @@ class TextWriter {
     const SimulationResult* sim = report_.simulation;
     if (sim != nullptr) {
       Timeline(*sim);
+      Decisions(*sim);
       Nodes(*sim);
       Groups(*sim);
       Pending(*sim);
@@ -200,6 +272,118 @@ class TextWriter {
         out_ += fmt::format("[{}s] {}{}\n", render::SecondsText(e.time),
                             book ? BookLine(e) : DefaultLine(e), repeats);
       }
+    }
+  }
+
+  // "a, b, c and 17 more" (at most `shown` names).
+  static std::string NameList(const std::vector<std::string>& names, std::int64_t total,
+                              std::size_t shown) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i) {
+      out += (i == 0 ? "" : ", ") + names[i];
+    }
+    const std::int64_t listed = static_cast<std::int64_t>(std::min(names.size(), shown));
+    if (total > listed) out += fmt::format("{}{} more", out.empty() ? "" : " and ", total - listed);
+    return out.empty() ? "none" : out;
+  }
+
+  static std::string TieBreakerText(const TieBreakerValue& t) {
+    return t.is_time ? WallTime{t.value}.ToRfc3339() : std::to_string(t.value);
+  }
+
+  // One decision: the headline, the shown candidates with their tie-breaker values, the PDBs,
+  // and for a pod group the units taken and the nominations.
+  void Decision(const PreemptionDecision& d) {
+    out_ +=
+        fmt::format("  [round {}, {}s] {}", d.round, render::SecondsText(d.time, 0), d.preemptor);
+    if (!d.pod_group.empty() && d.pod_group != d.preemptor) {
+      out_ += fmt::format(" (pod group {})", d.pod_group);
+    }
+    if (!d.node.empty()) out_ += " -> " + d.node;
+    out_ += fmt::format(": victims {}; decided by {}\n",
+                        NameList(d.victims, static_cast<std::int64_t>(d.victims.size()),
+                                 PreemptionDecision::kDecisionVictimsShown),
+                        d.decided_by_label.empty() ? d.decided_by : d.decided_by_label);
+    if (!d.candidates.empty()) {
+      // Columns: the tie-breakers in the table's order (as the first candidate that has each).
+      std::vector<std::string> ids;
+      for (const DecisionCandidate& c : d.candidates) {
+        for (const TieBreakerValue& t : c.tie_breakers) {
+          if (std::find(ids.begin(), ids.end(), t.id) == ids.end()) ids.push_back(t.id);
+        }
+      }
+      std::vector<std::vector<std::string>> rows;
+      std::vector<std::string> header = {"NODE", "VICTIMS", "PDB"};
+      header.insert(header.end(), ids.begin(), ids.end());
+      rows.push_back(std::move(header));
+      for (std::size_t i = 0; i < d.candidates.size(); ++i) {
+        const DecisionCandidate& c = d.candidates[i];
+        std::vector<std::string> row = {c.node + (i == 0 ? " *" : ""),
+                                        std::to_string(c.victim_count),
+                                        std::to_string(c.pdb_violations)};
+        for (const std::string& id : ids) {
+          const auto it = std::find_if(c.tie_breakers.begin(), c.tie_breakers.end(),
+                                       [&](const TieBreakerValue& t) { return t.id == id; });
+          row.push_back(it == c.tie_breakers.end() ? "-" : TieBreakerText(*it));
+        }
+        rows.push_back(std::move(row));
+      }
+      std::vector<std::size_t> width(rows.front().size(), 0);
+      for (const auto& row : rows) {
+        for (std::size_t col = 0; col < row.size(); ++col) {
+          width[col] = std::max(width[col], row[col].size());
+        }
+      }
+      for (const auto& row : rows) {
+        std::string line = "      ";
+        for (std::size_t col = 0; col < row.size(); ++col) {
+          line += col + 1 == row.size() ? row[col] : fmt::format("{:<{}}  ", row[col], width[col]);
+        }
+        out_ += line + "\n";
+      }
+    }
+    // A pod group's decision compares no candidate nodes: its units say why instead.
+    if (d.candidate_count > 0 || d.nodes_evaluated > 0 || !d.candidates.empty()) {
+      out_ += fmt::format("      ({} candidate{}, {} node{} evaluated)\n", d.candidate_count,
+                          d.candidate_count == 1 ? "" : "s", d.nodes_evaluated,
+                          d.nodes_evaluated == 1 ? "" : "s");
+    }
+    for (const DecisionPdb& p : d.pdbs) {
+      out_ += fmt::format("      PDB {}: allowed {} -> {} (victims {})\n", p.name, p.allowed_before,
+                          p.allowed_after,
+                          NameList(p.victims, static_cast<std::int64_t>(p.victims.size()),
+                                   PreemptionDecision::kDecisionVictimsShown));
+    }
+    for (const DecisionUnit& u : d.units) {
+      out_ += fmt::format("      took {} {} (priority {}, {} pod{}){}\n", u.kind, u.name,
+                          u.priority, u.pods.size(), u.pods.size() == 1 ? "" : "s",
+                          u.why.empty() ? "" : ": " + u.why);
+    }
+    if (!d.nominations.empty()) {
+      std::string line;
+      for (std::size_t i = 0; i < d.nominations.size(); ++i) {
+        if (i == kNominationsShown) {
+          line += fmt::format(" and {} more", d.nominations.size() - i);
+          break;
+        }
+        line += fmt::format("{}{} -> {}", i == 0 ? "" : ", ", d.nominations[i].first,
+                            d.nominations[i].second);
+      }
+      out_ += "      nominated " + line + "\n";
+    }
+  }
+
+  // "Preemption decisions": why each preemption went the way it did. Long runs print the first
+  // kDecisionsShown in full and count the rest (`-o json` has them all).
+  void Decisions(const SimulationResult& sim) {
+    if (sim.decisions.empty()) return;
+    out_ += fmt::format("\nPreemption decisions ({}):\n", sim.decisions.size());
+    for (std::size_t i = 0; i < sim.decisions.size() && i < kDecisionsShown; ++i) {
+      Decision(sim.decisions[i]);
+    }
+    if (sim.decisions.size() > kDecisionsShown) {
+      out_ += fmt::format("  ... and {} more decisions (use -o json to see them all)\n",
+                          sim.decisions.size() - kDecisionsShown);
     }
   }
 
@@ -363,6 +547,9 @@ std::string RenderSimulationJson(const RunReport& report) {
   Json groups = Json::array();
   for (const GroupOutcome& g : sim.groups) groups.push_back(GroupJson(g));
   out["groups"] = std::move(groups);
+  Json decisions = Json::array();
+  for (const PreemptionDecision& d : sim.decisions) decisions.push_back(DecisionJson(d));
+  out["decisions"] = std::move(decisions);
   out["rejected"] = render::RejectedJson(report.read, report.admission);
   out["ignored"] = render::IgnoredJson(report.read);
   out["warnings"] = render::WarningsJson(SimulationWarnings(report));

@@ -564,5 +564,32 @@ expect_rc "validate --max-input-size 2Gi reads the file" 0 validate --max-input-
 usage "--max-input-size not a quantity" validate --max-input-size lots "$SIZE_IN"
 usage "--max-input-size zero" simulate --max-input-size 0 "$SIZE_IN"
 
+# --- decision records: simulate's `decisions` in json, text and html -------------------------
+# Always an array; every decision belongs to a round that has a Preempted or Nominated event; the
+# text and the HTML show a section exactly when there are decisions.
+for DEC_IN in "$EX/cascade.yaml" "$EX/pdb-protected.yaml" "$EX/never-preempt.yaml"; do
+  DEC_NAME=$(basename "$DEC_IN")
+  run simulate -o json "$DEC_IN"
+  cp "$WORK/out" "$WORK/decisions.json"
+  if json_check "$WORK/decisions.json" 'isinstance(d.get("decisions"), list) and all(any(e.get("round") == x["round"] and e["reason"] in ("Preempted", "Nominated") for e in d["events"]) and all(k in x for k in ("round","time","preemptor","node","victims","decidedBy","decidedByLabel","candidates","candidateCount","nodesEvaluated","pdbs","units","nominations")) for x in d["decisions"])'; then
+    ok "decisions: $DEC_NAME json has a decisions array tied to its rounds"
+  else
+    fail "decisions: $DEC_NAME json decisions missing or not tied to a Preempted/Nominated round"
+  fi
+  DEC_N=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["decisions"]))' "$WORK/decisions.json" 2>/dev/null || echo x)
+  run simulate "$DEC_IN"
+  if grep -q "^Preemption decisions ($DEC_N):" "$WORK/out" || { [ "$DEC_N" = 0 ] && ! grep -q "^Preemption decisions" "$WORK/out"; }; then
+    ok "decisions: $DEC_NAME text section matches the json ($DEC_N)"
+  else
+    fail "decisions: $DEC_NAME text section does not match the json's $DEC_N decisions"
+  fi
+  run simulate -o html "$DEC_IN"
+  if { [ "$DEC_N" = 0 ] && ! grep -q 'id="decisions"' "$WORK/out"; } || { [ "$DEC_N" != 0 ] && [ "$DEC_N" != x ] && grep -q '<section id="decisions">' "$WORK/out"; }; then
+    ok "decisions: $DEC_NAME html panel matches the json ($DEC_N)"
+  else
+    fail "decisions: $DEC_NAME html panel does not match the json's $DEC_N decisions"
+  fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -121,14 +121,24 @@ spec:
   EXPECT_EQ(pod.spec.unmodeled, 0u);
 }
 
+// hostNetwork makes every containerPort a host port (SetDefaults_Pod); without ports it asks
+// for none.
 TEST(ReaderUnmodeledTest, HostNetworkCountsAsHostPorts) {
-  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+  const Pod with_ports = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: net}
+spec:
+  hostNetwork: true
+  containers: [{name: c, ports: [{containerPort: 9100}]}]
+)",
+                                                    "c.yaml"));
+  EXPECT_TRUE(with_ports.spec.Uses(UnmodeledField::kHostPorts));
+  const Pod without = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: net}
 spec:
   hostNetwork: true
 )",
-                                             "c.yaml"));
-  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kHostPorts));
+                                                 "c.yaml"));
+  EXPECT_FALSE(without.spec.Uses(UnmodeledField::kHostPorts));
 }
 
 }  // namespace

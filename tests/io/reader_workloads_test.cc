@@ -35,7 +35,7 @@ spec:
       nodeSelector: {pool: a}
       containers:
       - {name: c, image: x, resources: {requests: {cpu: 250m}}}
-      - {name: d, image: y, resources: {requests: {cpu: 250m}}}
+      - {name: d, image: z, resources: {requests: {cpu: 250m}}}
 ---
 apiVersion: v1
 kind: Pod

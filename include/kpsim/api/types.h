@@ -200,12 +200,20 @@ struct Taint {
   friend bool operator==(const Taint&, const Taint&) = default;
 };
 
+// status.images[]: an image the node holds, under each of its names (ImageLocality).
+struct ContainerImage {
+  std::vector<std::string> names;
+  std::int64_t size_bytes = 0;
+  friend bool operator==(const ContainerImage&, const ContainerImage&) = default;
+};
+
 struct Node {
   ObjectMeta meta;
   bool unschedulable = false;
   std::vector<Taint> taints;
   // status.allocatable, falling back per resource to status.capacity (decided in io/).
   ResourceList allocatable;
+  std::vector<ContainerImage> images;
   friend bool operator==(const Node&, const Node&) = default;
 };
 
@@ -233,11 +241,56 @@ struct PodAffinityTerm {
   friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) = default;
 };
 
+// preferredDuringSchedulingIgnoredDuringExecution of node affinity: a weight (1-100) earned on
+// nodes the preference matches (NodeAffinity's Score).
+struct PreferredSchedulingTerm {
+  std::int32_t weight = 0;
+  NodeSelectorTerm preference;
+  friend bool operator==(const PreferredSchedulingTerm&, const PreferredSchedulingTerm&) = default;
+};
+
+// preferredDuringSchedulingIgnoredDuringExecution of pod (anti-)affinity (InterPodAffinity's
+// Score).
+struct WeightedPodAffinityTerm {
+  std::int32_t weight = 0;
+  PodAffinityTerm term;
+  friend bool operator==(const WeightedPodAffinityTerm&, const WeightedPodAffinityTerm&) = default;
+};
+
 struct Affinity {
   std::optional<NodeSelector> node_affinity_required;
   std::vector<PodAffinityTerm> pod_affinity_required;
   std::vector<PodAffinityTerm> pod_anti_affinity_required;
+  std::vector<PreferredSchedulingTerm> node_affinity_preferred;
+  std::vector<WeightedPodAffinityTerm> pod_affinity_preferred;
+  std::vector<WeightedPodAffinityTerm> pod_anti_affinity_preferred;
   friend bool operator==(const Affinity&, const Affinity&) = default;
+};
+
+// A host port a container asks for (containers[].ports[] with hostPort set; with hostNetwork,
+// every containerPort, as API defaulting makes it). Mirrors what NodePorts reads.
+struct HostPort {
+  std::int32_t port = 0;      // hostPort
+  std::string protocol;       // "TCP" (the default), "UDP" or "SCTP"
+  std::string host_ip;        // empty: every address (0.0.0.0)
+  friend bool operator==(const HostPort&, const HostPort&) = default;
+};
+
+enum class UnsatisfiableConstraintAction : std::uint8_t { kDoNotSchedule, kScheduleAnyway };
+enum class NodeInclusionPolicy : std::uint8_t { kHonor, kIgnore };
+
+// spec.topologySpreadConstraints[] (PodTopologySpread).
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 0;
+  std::string topology_key;
+  UnsatisfiableConstraintAction when_unsatisfiable = UnsatisfiableConstraintAction::kDoNotSchedule;
+  std::optional<LabelSelector> label_selector;
+  std::optional<std::int32_t> min_domains;
+  std::optional<NodeInclusionPolicy> node_affinity_policy;  // unset: Honor
+  std::optional<NodeInclusionPolicy> node_taints_policy;    // unset: Ignore
+  std::vector<std::string> match_label_keys;
+  friend bool operator==(const TopologySpreadConstraint&,
+                         const TopologySpreadConstraint&) = default;
 };
 
 struct SchedulingGroup {
@@ -277,6 +330,12 @@ struct PodSpec {
   Labels node_selector;
   Affinity affinity;
   std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  // Host ports of the containers and of the sidecars (restartable init containers), as
+  // kube-scheduler's GetHostPorts collects them; ports without a host port are left out.
+  std::vector<HostPort> host_ports;
+  // Images of the init containers, then of the containers, as written (ImageLocality).
+  std::vector<std::string> images;
   std::optional<std::int64_t> termination_grace_period_seconds;
   // Effective requests, combined from containers, initContainers (sidecars included) and overhead
   // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
