@@ -31,7 +31,7 @@ std::int64_t VictimSelector::StartTime(const PodInfo& pod) const {
 }
 
 void VictimSelector::MakeUnit(PodId encountering, VictimUnit& unit) const {
-  // Rule 16.2: a pod under a disruptionMode `all` ancestor brings every scheduled pod of the
+  // Workload-aware preemption: a pod under a disruptionMode `all` ancestor brings every scheduled pod of the
   // highest such ancestor's hierarchy; otherwise it is its own victim.
   const PodInfo& p = model_.pods()[static_cast<std::size_t>(encountering)];
   unit.pods.clear();
@@ -56,7 +56,7 @@ void VictimSelector::MakeUnit(PodId encountering, VictimUnit& unit) const {
 }
 
 bool VictimSelector::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) const {
-  // MoreImportantVictim (rule 9.1).
+  // MoreImportantVictim (preemption.go), over units.
   if (a.priority != b.priority) return a.priority > b.priority;
   if (a.rank != b.rank) return a.rank > b.rank;
   if (a.pods.size() != b.pods.size()) return a.pods.size() > b.pods.size();
@@ -66,7 +66,7 @@ bool VictimSelector::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b)
 }
 
 void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {
-  // Rule 8.7: budgets start at disruptionsAllowed and are consumed in importance order. Only the
+  // filterPodsWithPDBViolation: budgets start at disruptionsAllowed and are consumed in importance order. Only the
   // victims' PDBs are looked at; disruptionsAllowed is recomputed when the PDB generation moved.
   if (pdb_budgets_.size() != model_.pdbs().size()) pdb_budgets_.assign(model_.pdbs().size(), PdbBudget{});
   const std::uint64_t stamp = ++classify_stamp_;
@@ -190,8 +190,8 @@ DryRunResult VictimSelector::SelectVictimsOnNode(const PodInfo& pod, NodeId node
 DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node_id,
                                                 const AffinityState* affinity,
                                                 CandidateOutcome* trace, const PodInfo* exclude) {
-  // Mirrors SelectVictimsOnNode (default_preemption.go), steps as in spec §8, with the
-  // preemption units of §16.
+  // Mirrors SelectVictimsOnNode (default_preemption.go), over preemption units (a pod, or a
+  // disruptionMode `all` hierarchy) instead of pods.
   NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   DryRunResult result;
   // 1) Eligible victims: strictly lower (group-aware) priority.

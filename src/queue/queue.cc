@@ -82,7 +82,7 @@ SimDuration SchedulingQueue::BackoffDuration(PodId entity, int attempts) const {
   if (attempts <= 0 || options_.max_backoff.count() == 0) return SimDuration{0};
   SimDuration cap = options_.max_backoff;
   if (entity < 0) {
-    // Multi-pod entities: the cap grows with the square root of their size (rule 3.3).
+    // Multi-pod entities: the cap grows with the square root of their size.
     std::size_t size = 0;
     for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(GroupOf(entity))].leaves) {
       size += model_.groups()[static_cast<std::size_t>(leaf)].members.size();

@@ -1,6 +1,6 @@
 #pragma once
 
-// kube-scheduler's scheduling queue (spec §3) on the simulated clock: activeQ ordered by
+// kube-scheduler's scheduling queue (scheduling_queue.go) on the simulated clock: activeQ ordered by
 // PrioritySort (priority, then queue timestamp), backoffQ ordered by backoff expiry, and the
 // unschedulable pool, with cluster events moving pods out of the pool when a plugin that
 // rejected them cares about the event.
@@ -90,7 +90,7 @@ class SchedulingQueue {
   void MoveOut(PodId pod, SimTime now);  // from the pool to backoffQ or activeQ
   void Detach(PodId pod);
   std::set<BackoffKey>& BackoffOf(const Entry& e) { return e.error ? error_backoff_ : backoff_; }
-  // isSchedulableAfter* of each plugin in `rejectors` for `entity` (spec rule 3.6).
+  // isSchedulableAfter* of each plugin in `rejectors` for `entity` (QueueingHintFn).
   bool Helps(PodId entity, PluginMask rejectors, ClusterEvent event, PodId subject) const;
 
   ClusterModel& model_;
@@ -99,7 +99,7 @@ class SchedulingQueue {
   std::set<ActiveKey> active_;
   std::set<BackoffKey> backoff_;
   // Entities whose last attempt was an error (no rejecting plugin): the error backoffQ, which
-  // SchedulerPopFromBackoffQ never pops early (rule 3.5).
+  // SchedulerPopFromBackoffQ never pops early.
   std::set<BackoffKey> error_backoff_;
   // The unschedulable pool by (timestamp, seq): the leftover flush and NextFlushTime look at the
   // oldest entries only.

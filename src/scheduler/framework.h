@@ -39,7 +39,7 @@ struct Decision {
   PluginMask rejectors = 0;
 };
 
-// One placement of a pod group's pending pods (rule 17.3), computed tentatively and undone.
+// One placement of a pod group's pending pods, computed tentatively and undone.
 struct GroupPlacement {
   bool feasible = false;
   std::vector<std::pair<PodId, NodeId>> assigned;    // in scheduling order
@@ -48,7 +48,7 @@ struct GroupPlacement {
   PluginMask rejectors = 0;
 };
 
-// What workload-aware preemption (spec §18) decided for a group.
+// What workload-aware preemption (PreemptGroup) decided for a group.
 struct GroupPreemption {
   enum class Kind : std::uint8_t { kFail, kWait, kPreempt };
   Kind kind = Kind::kFail;

@@ -105,7 +105,7 @@ void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& ga
     groups_.push_back(std::move(g));
   }
   // Parents (CompositePodGroup gate), then roots and `all` ancestors, walking up at most
-  // WorkloadMaxTreeDepth levels and breaking cycles (spec rule 15.4).
+  // WorkloadMaxTreeDepth levels and breaking cycles.
   constexpr int kMaxTreeDepth = 10;
   for (GroupInfo& g : groups_) {
     const std::string& parent = g.api->parent_composite_pod_group_name;
@@ -141,8 +141,8 @@ void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
   GroupInfo& g = groups_[static_cast<std::size_t>(it->second)];
   info.group = it->second;
   g.members.push_back(id);
-  // Rule 16.1: the topmost resolved group's priority; rule 9.3: any group member ranks as a
-  // PodGroup victim.
+  // Workload-aware preemption: the topmost resolved group's priority, and any group member
+  // ranks as a PodGroup victim (MoreImportantVictim).
   info.victim_priority = groups_[static_cast<std::size_t>(g.root)].priority;
   info.all_unit = g.all_ancestor;
   info.type_rank = 2;
@@ -267,7 +267,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
       if (auto node = FindNode(pod.spec.node_name)) {
         Bind(id, *node, SimTime{});
         // Without status.startTime a victim counts as starting "now" at each evaluation
-        // (GetPodStartTime, rule 9.2).
+        // (GetPodStartTime).
         p.start_unix_us.reset();
         if (pod.status.start_time) p.start_unix_us = pod.status.start_time->unix_micros;
         if (pod.meta.deletion_timestamp) {

@@ -34,7 +34,7 @@ using StaticClassId = std::int32_t;
 struct PodInfo {
   Pod pod;          // the api object; status fields are kept current (nomination, deletion)
   std::string key;  // "ns/name"
-  std::string uid;  // metadata.uid, or `key` when absent (victim tie-break, rule 9.1.5)
+  std::string uid;  // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break)
   std::int32_t priority = 0;
   PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
   ResourceList request;          // effective requests plus pods=1
@@ -49,9 +49,9 @@ struct PodInfo {
   bool is_input = true;
   PodId replacement_of = kNoId;
   bool replaced = false;  // a controller created a replacement for it
-  // Pod groups (GenericWorkload on): the leaf PodGroup, the priority the pod has as a victim
-  // (rule 16.1), the highest `all` ancestor that makes it part of an atomic victim (rule 16.2),
-  // and its victim type rank (rule 9.1/9.3: Pod 1, PodGroup 2).
+  // Pod groups (GenericWorkload on): the leaf PodGroup, the priority the pod has as a victim (its
+  // root group's), the highest `all` ancestor that makes it part of an atomic victim, and its
+  // victim type rank in MoreImportantVictim (Pod 1, PodGroup 2).
   std::int32_t group = kNoId;
   bool waits_for_group = false;  // names a PodGroup that does not exist: never scheduled
   std::int32_t victim_priority = 0;
