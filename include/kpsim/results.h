@@ -94,7 +94,8 @@ struct GroupOutcome {
 struct TieBreakerValue {
   std::string id;     // stable camelCase key: "pdbViolations", "highestPriority", "prioritySum",
                       // "victims", "latestStartTime"
-  std::string label;  // for people, e.g. "fewest PDB violations"
+  std::string label;  // for people, e.g. "fewest PDB violations"; set on a decision's first
+                      // candidate only (the header), empty on the runners-up (a smaller record)
   std::int64_t value = 0;
   bool is_time = false;  // `value` is a start time in unix microseconds (rendered as RFC 3339)
 };

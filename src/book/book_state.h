@@ -94,6 +94,7 @@ class BookState {
   int node_count() const { return static_cast<int>(nodes_.size()); }
   const PodRec& pod(int idx) const { return pods_[static_cast<size_t>(idx)]; }
   const NodeRec& node(int idx) const { return nodes_[static_cast<size_t>(idx)]; }
+  const PdbRec& pdb(int idx) const { return pdbs_[static_cast<size_t>(idx)]; }
   // Whether input pod `idx` named a node (bound from the start, never queued).
   bool IsPrebound(int idx) const { return !pod_spec_node_[static_cast<size_t>(idx)].empty(); }
   const std::string& SpecNodeName(int idx) const {

@@ -34,4 +34,13 @@ inline std::string_view DecidedBy(const Candidate& winner, const Candidate& runn
   return "node name";
 }
 
+// The stable id (PreemptionDecision::decided_by) of a `DecidedBy` label.
+inline std::string_view DecidedById(std::string_view label) {
+  if (label == "fewest PDB violations") return "pdbViolations";
+  if (label == "lowest highest-victim priority") return "highestPriority";
+  if (label == "fewest victims") return "victims";
+  if (label == "only candidate") return "onlyCandidate";
+  return "nodeName";
+}
+
 }  // namespace kpsim::book::internal

@@ -16,6 +16,7 @@
 #include "book/book.h"
 #include "book/book_state.h"
 #include "book/candidate.h"
+#include "book/decision_record.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
@@ -168,7 +169,7 @@ bool Runner::Preempt(int pod) {
   ++result_.stats.preemption_attempts;
   result_.stats.dry_runs += state_.node_count();
   const auto& p = state_.pod(pod);
-  std::optional<Candidate> best;
+  internal::TopCandidates top;  // the best by `better` first, and the runners-up for the record
   for (int node_idx = 0; node_idx < state_.node_count(); ++node_idx) {
     const VictimSelection& selection = Selection(node_idx, pod);
     if (!selection.feasible || selection.victims.empty()) continue;
@@ -178,9 +179,12 @@ bool Runner::Preempt(int pod) {
     cand.violations = selection.touches_pdb ? state_.Violations(selection.victims) : 0;
     cand.top_victim = selection.top_victim;
     cand.victim_count = static_cast<int>(selection.victims.size());
-    if (!best.has_value() || internal::Better(cand, *best)) best = cand;
+    top.Offer(cand, selection.victims);
   }
-  if (!best.has_value()) return false;
+  if (top.ranked().empty()) return false;
+  const Candidate* best = &top.ranked().front().candidate;
+  result_.decisions.push_back(internal::MakeBookDecision(state_, pod, top, state_.node_count()));
+  result_.decisions.back().round = round_;
 
   const int node = best->node;
   const std::string node_name = state_.node(node).name;

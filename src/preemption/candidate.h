@@ -52,37 +52,51 @@ struct DryRunResult {
   bool pdb_dependent = false;   // victims were classified against the PodDisruptionBudgets
 };
 
-// pickOneNodeForPreemption's criteria in order: after each, the candidates with the largest value
-// stay; full ties go to the first candidate in node order.
+// One row of pickOneNodeForPreemption's table: after each row only the candidates with the
+// best `score` (larger is better) stay. `value` is what the record shows: the compared quantity
+// itself (the priority sum is upstream's, each term shifted by 2^31 so that it is >= 0).
 struct TieBreaker {
-  std::string_view name;
+  std::string_view id;     // stable camelCase key (PreemptionDecision::decided_by)
+  std::string_view label;  // for people; explain's `decided_by`
+  std::int64_t (*score)(const Candidate&);
   std::int64_t (*value)(const Candidate&);
+  bool is_time = false;
 };
+
 inline constexpr std::array<TieBreaker, 5> kTieBreakers{{
-    {"fewest PDB violations", [](const Candidate& c) -> std::int64_t { return -c.pdb_violations; }},
-    {"lowest highest-victim priority", [](const Candidate& c) { return -c.highest_priority; }},
-    {"smallest sum of victim priorities", [](const Candidate& c) { return -c.priority_sum; }},
-    {"fewest victims",
-     [](const Candidate& c) { return -static_cast<std::int64_t>(c.victims.size()); }},
-    {"latest start time of the highest-priority victims",
-     [](const Candidate& c) { return c.latest_start; }},
+    {"pdbViolations", "fewest PDB violations",
+     [](const Candidate& c) -> std::int64_t { return -c.pdb_violations; },
+     [](const Candidate& c) -> std::int64_t { return c.pdb_violations; }, false},
+    {"highestPriority", "lowest highest-victim priority",
+     [](const Candidate& c) { return -c.highest_priority; },
+     [](const Candidate& c) { return c.highest_priority; }, false},
+    {"prioritySum", "smallest sum of victim priorities",
+     [](const Candidate& c) { return -c.priority_sum; },
+     [](const Candidate& c) { return c.priority_sum; }, false},
+    {"victims", "fewest victims",
+     [](const Candidate& c) { return -static_cast<std::int64_t>(c.victims.size()); },
+     [](const Candidate& c) { return static_cast<std::int64_t>(c.victims.size()); }, false},
+    {"latestStartTime", "latest start time of the highest-priority victims",
+     [](const Candidate& c) { return c.latest_start; },
+     [](const Candidate& c) { return c.latest_start; }, true},
 }};
 
-// A candidate's place in pickOneNodeForPreemption's order: ascending = better (the tie-breaker
-// values of kTieBreakers, larger first), then by node order position (the first candidate wins).
+// A candidate's place in pickOneNodeForPreemption's order, as the class index keeps it:
+// ascending = better, by the rows of kTieBreakers in turn; ties by node order (the first
+// candidate wins).
 struct CandidateKey {
-  std::array<std::int64_t, kTieBreakers.size()> values;
-  std::int32_t pos;
+  std::array<std::int64_t, kTieBreakers.size()> scores{};  // each row's score, larger is better
+  std::int32_t pos = 0;
 
   static CandidateKey Of(const Candidate& c, std::int32_t pos) {
-    CandidateKey key{};
-    for (std::size_t i = 0; i < kTieBreakers.size(); ++i) key.values[i] = kTieBreakers[i].value(c);
+    CandidateKey key;
+    for (std::size_t i = 0; i < kTieBreakers.size(); ++i) key.scores[i] = kTieBreakers[i].score(c);
     key.pos = pos;
     return key;
   }
   bool operator<(const CandidateKey& o) const {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (values[i] != o.values[i]) return values[i] > o.values[i];
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+      if (scores[i] != o.scores[i]) return scores[i] > o.scores[i];
     }
     return pos < o.pos;
   }

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "preemption/decision_record.h"
 #include "scheduler/class_index.h"
 
 #include "kpsim/engine_options.h"
@@ -290,7 +291,38 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     return d;
   }
   SetPreemptionFound(d, fit_error, *best);
+  d.record = IndexedDecision(index, pod, nominated_pos,
+                             nominated_dry && nominated_dry->candidate ? &*nominated_dry->candidate : nullptr,
+                             nominated_entry != nullptr && nominated_entry->has_candidate(),
+                             static_cast<std::int64_t>(potential));
   return d;
+}
+
+PreemptionDecision Framework::IndexedDecision(const ClassIndex& index, const PodInfo& pod,
+                                              std::int32_t nominated_pos, const Candidate* nominated,
+                                              bool nominated_in_index,
+                                              std::int64_t nodes_evaluated) const {
+  // The class's candidates are kept in tie-breaker order (CandidateKey): the first ones, with
+  // the nominated node's own dry run in place of its entry, are the ranking PickCandidate makes.
+  std::vector<const Candidate*> ranked;
+  const CandidateKey nominated_key =
+      nominated ? CandidateKey::Of(*nominated, nominated_pos) : CandidateKey{};
+  bool nominated_placed = nominated == nullptr;
+  for (const CandidateKey& key : index.candidates) {
+    if (ranked.size() >= PreemptionDecision::kCandidatesShown) break;
+    if (key.pos == nominated_pos) continue;
+    if (!nominated_placed && nominated_key < key) {
+      ranked.push_back(nominated);
+      nominated_placed = true;
+      if (ranked.size() >= PreemptionDecision::kCandidatesShown) break;
+    }
+    ranked.push_back(&index.CandidateOf(
+        index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]));
+  }
+  if (!nominated_placed && ranked.size() < PreemptionDecision::kCandidatesShown) ranked.push_back(nominated);
+  const auto count = static_cast<std::int64_t>(index.candidates.size()) - (nominated_in_index ? 1 : 0) +
+                     (nominated != nullptr ? 1 : 0);
+  return MakePodDecision(model_, pod, ranked, count, nodes_evaluated);
 }
 
 }  // namespace kpsim::engine

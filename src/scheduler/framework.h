@@ -22,6 +22,7 @@
 #include "preemption/select_victims.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
+#include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 #include "snapshot/cluster.h"
 
@@ -37,6 +38,7 @@ struct Decision {
   std::string message;           // kPreempt / kFail: the FailedScheduling message
   bool clear_nomination = false;  // PostFilter returned Override-to-""
   PluginMask rejectors = 0;
+  std::optional<PreemptionDecision> record;  // kPreempt: why (round and time set by the caller)
 };
 
 // One placement of a pod group's pending pods, computed tentatively and undone.
@@ -56,6 +58,7 @@ struct GroupPreemption {
   std::vector<Victim> victims;  // every pod of every victim unit
   int units = 0;
   std::vector<std::pair<PodId, NodeId>> assignments;  // nominations for the member pods
+  std::optional<PreemptionDecision> record;  // kPreempt: why (round and time set by the caller)
 };
 
 class Framework {
@@ -119,9 +122,10 @@ class Framework {
   // `scratch` (the reference stays valid while `scratch` lives).
   const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
                                    std::deque<DryRunResult>& scratch);
-  // pickOneNodeForPreemption over kTieBreakers; `decided_by` receives the deciding tie-breaker.
-  std::size_t PickCandidate(const std::vector<const Candidate*>& candidates,
-                            std::string* decided_by) const;
+  // pickOneNodeForPreemption over the tie-breaker table (kTieBreakers, candidate.h): the best
+  // candidates, best first, at most PreemptionDecision::kCandidatesShown.
+  // REQUIRES: candidates not empty.
+  std::vector<const Candidate*> PickCandidate(const std::vector<const Candidate*>& candidates) const;
   // PostFilter success: the preemptor is to be nominated to `best.node`.
   void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
 
@@ -139,6 +143,11 @@ class Framework {
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
   void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
+  // The record of a preemption DecideIndexed decided: the class's best candidates, with
+  // `nominated` (the pod's own nominated node's dry run, null if none) in place of its entry.
+  PreemptionDecision IndexedDecision(const ClassIndex& index, const PodInfo& pod,
+                                     std::int32_t nominated_pos, const Candidate* nominated,
+                                     bool nominated_in_index, std::int64_t nodes_evaluated) const;
 
   // Pod groups.
   Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state

@@ -3,6 +3,7 @@
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "plugins/registry.h"
+#include "preemption/decision_record.h"
 #include "scheduler/class_index.h"
 
 #include <algorithm>
@@ -142,47 +143,12 @@ const DryRunResult& Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
   return entry.result;
 }
 
-std::size_t Framework::PickCandidate(const std::vector<const Candidate*>& candidates,
-                                     std::string* decided_by) const {
-  // Mirrors pickOneNodeForPreemption: after each tie-breaker of kTieBreakers (candidate.h) keep
-  // the best.
-  if (candidates.size() == 1) {
-    if (decided_by) *decided_by = "only candidate";
-    return 0;
-  }
-  if (decided_by == nullptr) {
-    // Keeping the best after each function in turn is a lexicographic maximum with the first
-    // candidate winning full ties.
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < candidates.size(); ++i) {
-      for (const TieBreaker& tie_breaker : kTieBreakers) {
-        const std::int64_t a = tie_breaker.value(*candidates[i]);
-        const std::int64_t b = tie_breaker.value(*candidates[best]);
-        if (a != b) {
-          if (a > b) best = i;
-          break;
-        }
-      }
-    }
-    return best;
-  }
-  std::vector<std::size_t> remaining(candidates.size());
-  for (std::size_t i = 0; i < remaining.size(); ++i) remaining[i] = i;
-  for (const auto& [name, fn] : kTieBreakers) {
-    std::int64_t best = std::numeric_limits<std::int64_t>::min();
-    for (std::size_t i : remaining) best = std::max(best, fn(*candidates[i]));
-    std::vector<std::size_t> kept;
-    for (std::size_t i : remaining) {
-      if (fn(*candidates[i]) == best) kept.push_back(i);
-    }
-    remaining.swap(kept);
-    if (remaining.size() == 1) {
-      *decided_by = std::string(name);
-      return remaining.front();
-    }
-  }
-  *decided_by = "first in node order (all tie-breakers equal)";
-  return remaining.front();
+std::vector<const Candidate*> Framework::PickCandidate(
+    const std::vector<const Candidate*>& candidates) const {
+  // Mirrors pickOneNodeForPreemption: after each score function keep the best, in the order of
+  // kTieBreakers. Keeping the best after each function in turn is a lexicographic maximum with
+  // the first candidate winning full ties; the runners-up follow in the same order.
+  return TopCandidates(candidates, PreemptionDecision::kCandidatesShown);
 }
 
 Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
@@ -209,6 +175,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   for (NodeId id : model_.node_order()) {
     if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
   }
+  const std::int64_t dry_runs_before = dry_runs_;
   std::vector<Status> dry_statuses;
   std::vector<const Candidate*> non_violating, violating;
   std::deque<DryRunResult> scratch;  // results that are not cached
@@ -269,16 +236,18 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   // 3) Pick the best candidate.
   std::vector<const Candidate*> all = std::move(non_violating);
   all.insert(all.end(), violating.begin(), violating.end());
-  std::string decided_by;
-  const Candidate& best = *all[PickCandidate(all, trace ? &decided_by : nullptr)];
+  const std::vector<const Candidate*> ranked = PickCandidate(all);
+  const Candidate& best = *ranked.front();
   SetPreemptionFound(d, fit_error, best);
+  d.record = MakePodDecision(model_, pod, ranked, static_cast<std::int64_t>(all.size()),
+                             static_cast<std::int64_t>(dry_runs_ - dry_runs_before));
   if (trace) {
     ChosenCandidate chosen;
     chosen.node = model_.nodes()[static_cast<std::size_t>(best.node)].name;
     for (const Victim& v : best.victims) {
       chosen.victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
     }
-    chosen.decided_by = decided_by;
+    chosen.decided_by = d.record->decided_by_label;
     trace->chosen = std::move(chosen);
   }
   return d;

@@ -1,4 +1,4 @@
-// Pod groups in the default profile (spec §17, §18): validation before each group cycle, the
+// Pod groups in the default profile (GenericWorkload): validation before each group cycle, the
 // all-or-nothing placement of a group's pending pods, and workload-aware preemption.
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "preemption/decision_record.h"
 #include "scheduler/framework.h"
 
 namespace kpsim::engine {
@@ -283,6 +284,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   }
   // 5) Reprieve against the fixed placement (rule 18.7).
   std::vector<const VictimUnit*> marked;
+  std::vector<DecisionUnit> taken;  // the record's units, in the order they were taken
   for (const VictimUnit& unit : units) {
     for (PodId id : unit.pods) model_.Reattach(id);
     bool fits = true;
@@ -303,6 +305,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
     if (!fits) {
       for (PodId id : unit.pods) model_.Detach(id);
       marked.push_back(&unit);
+      taken.push_back(MakeDecisionUnit(model_, unit, why));
     }
     if (trace != nullptr) {
       ReprieveStep step;
@@ -326,6 +329,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   out.units = static_cast<int>(marked.size());
   out.kind = GroupPreemption::Kind::kPreempt;
   out.assignments = std::move(placement.assigned);
+  out.record = MakeGroupDecision(model_, group, out.victims, std::move(taken), out.assignments);
   out.message = fmt::format("found a placement for podgroup, preempting {} victims", out.units);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -66,6 +67,7 @@ class Simulator {
   // Queues a pending pod, or its root group when it is scheduled through its group.
   void Enqueue(PodId pod);
   void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
+  void RecordDecision(std::optional<PreemptionDecision> record);  // into result_.decisions
   void AddTimed(SimTime at, TimedKind kind, PodId pod) {
     if (kind == TimedKind::kTerminationDone) ++terminations_in_flight_;
     timed_.push(Timed{at, timed_seq_++, kind, pod});
@@ -95,6 +97,13 @@ class Simulator {
   // aggregating repeats.
   std::vector<std::vector<std::size_t>> failures_;
 };
+
+void Simulator::RecordDecision(std::optional<PreemptionDecision> record) {
+  if (!record) return;
+  record->round = round_;
+  record->time = now_;
+  result_.decisions.push_back(std::move(*record));
+}
 
 void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message) {
   std::vector<std::size_t>* failures = nullptr;
@@ -368,7 +377,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
     }
     return;
   }
-  const GroupPreemption wap = framework_.PreemptGroup(root, pending, nullptr);
+  GroupPreemption wap = framework_.PreemptGroup(root, pending, nullptr);
   group.message = placement.message + ". pod group preemption: " + wap.message;
   for (PodId id : pending) {
     PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
@@ -380,6 +389,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
     Emit(EventReason::kFailedScheduling, p, "", p.last_failure);
   }
   if (wap.kind == GroupPreemption::Kind::kPreempt) {
+    RecordDecision(std::move(wap.record));
     const PodInfo& by = model_.pods()[static_cast<std::size_t>(
         wap.assignments.empty() ? pending.front() : wap.assignments.front().first)];
     for (const auto& [id, node] : wap.assignments) ClearLowerNominations(node, id, group.priority, group.key);
@@ -411,7 +421,7 @@ void Simulator::Schedule(PodId pod_id) {
     Emit(EventReason::kDeleted, pod, "", "pod has a deletionTimestamp; the scheduler skips it");
     return;
   }
-  const Decision d = framework_.Decide(pod_id, nullptr);
+  Decision d = framework_.Decide(pod_id, nullptr);
   switch (d.kind) {
     case Decision::Kind::kBind: {
       pod.in_queue = false;
@@ -427,6 +437,7 @@ void Simulator::Schedule(PodId pod_id) {
     case Decision::Kind::kPreempt:
       pod.last_failure = d.message;
       Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      RecordDecision(std::move(d.record));
       Actuate(pod_id, d);
       break;
     case Decision::Kind::kFail:

@@ -24,7 +24,7 @@ Candidate Make(int pdb_violations, std::int64_t highest, std::int64_t sum, int v
 
 TEST(CandidateTest, TieBreakersFollowPickOneNodeForPreemption) {
   std::vector<std::string> names;
-  for (const TieBreaker& t : kTieBreakers) names.emplace_back(t.name);
+  for (const TieBreaker& t : kTieBreakers) names.emplace_back(t.label);
   EXPECT_EQ(names, (std::vector<std::string>{"fewest PDB violations", "lowest highest-victim priority",
                                              "smallest sum of victim priorities", "fewest victims",
                                              "latest start time of the highest-priority victims"}));

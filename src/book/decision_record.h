@@ -1,0 +1,48 @@
+#pragma once
+
+// The decision record (`PreemptionDecision`) of one preemption of the book model, with the
+// chapter's `better` criteria as tie-breakers.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "book/book_state.h"
+#include "book/candidate.h"
+#include "kpsim/results.h"
+
+namespace kpsim::book::internal {
+
+// A candidate with the victims its selection chose.
+struct RankedCandidate {
+  Candidate candidate;
+  const std::vector<int>* victims = nullptr;
+};
+
+// Keeps the best `PreemptionDecision::kCandidatesShown` candidates by `Better`, best first.
+class TopCandidates {
+ public:
+  // Inline: called once per node and preemption attempt.
+  void Offer(const Candidate& c, const std::vector<int>& victims) {
+    ++count_;
+    // Most candidates rank below the shown ones: one comparison with the last.
+    if (ranked_.size() >= PreemptionDecision::kCandidatesShown && !Better(c, ranked_.back().candidate)) {
+      return;
+    }
+    Insert(c, victims);
+  }
+  std::span<const RankedCandidate> ranked() const { return ranked_; }
+  std::int64_t count() const { return count_; }
+
+ private:
+  void Insert(const Candidate& c, const std::vector<int>& victims);
+  std::vector<RankedCandidate> ranked_;
+  std::int64_t count_ = 0;
+};
+
+// The record of `pod`'s preemption of `top.ranked()[0]`, against the state before the evictions.
+// REQUIRES: top has a candidate.
+PreemptionDecision MakeBookDecision(const BookState& state, int pod, const TopCandidates& top,
+                                    std::int64_t nodes_evaluated);
+
+}  // namespace kpsim::book::internal
