@@ -33,7 +33,7 @@ PUBLIC_HEADERS = {
     "kpsim/admission.h": "admission",
     "kpsim/io.h": "io",
     "kpsim/report.h": "report",
-    "kpsim/engine.h": "core",  # the facade functions, implemented by src/core
+    "kpsim/engine.h": "sim",  # the facade functions, implemented by src/sim/engine.cc
 }
 
 # Third-party libraries, by the include that names them.
@@ -45,24 +45,40 @@ LIBRARIES = {
     "CLI11": re.compile(r"^CLI/"),
 }
 
-# module -> what it may include besides itself. Pipeline order: api <- {io, admission, engine,
-# book, report} <- core (the engine facade) <- cli. admission.h is public to the engines as the
-# home of ClusterState (the admitted cluster, their input).
+# module -> what it may include besides itself, in pipeline order (src/README.md): api <- {io,
+# admission, snapshot, book, report}; snapshot (the cluster model) <- framework (status, plugin
+# interface, cycle state, filter runner) <- {plugins (one file per plugin, the registry), queue,
+# preemption} <- scheduler (ScheduleOne, pod groups, the class index; plugins through the
+# registry) <- sim (the simulator loop, explain, the engine facade) <- cli. admission.h is public
+# to the engines as the home of ClusterState (the admitted cluster, their input).
 MODULES = {
     "api": {"public": ["results"], "private": [], "libraries": ["fmt"]},
     "results": {"public": ["api"], "private": [], "libraries": []},
     "admission": {"public": ["api"], "private": [], "libraries": ["fmt"]},
     "io": {"public": ["api"], "private": [],
            "libraries": ["fmt", "nlohmann_json", "simdjson", "libyaml"]},
-    "engine": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
+    "snapshot": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
+    "framework": {"public": ["api", "results", "admission"], "private": ["snapshot"],
+                  "libraries": []},
+    "plugins": {"public": ["api", "results", "admission"], "private": ["snapshot", "framework"],
+                "libraries": ["fmt"]},
+    "queue": {"public": ["api", "results", "admission"], "private": ["snapshot", "framework"],
+              "libraries": ["fmt"]},
+    "preemption": {"public": ["api", "results", "admission"], "private": ["snapshot", "framework"],
+                   "libraries": ["fmt"]},
+    "scheduler": {"public": ["api", "results", "admission"],
+                  "private": ["snapshot", "framework", "plugins", "preemption"],
+                  "libraries": ["fmt"]},
     "book": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
     # report renders results: api, the result headers and what reading and admission returned
     # (kpsim/io.h, kpsim/admission.h as plain types); no engine, no reader internals.
     "report": {"public": ["api", "results", "admission", "io"], "private": [],
                "libraries": ["fmt", "nlohmann_json"]},
-    "core": {"public": ["api", "results", "admission"], "private": ["engine", "book"],
-             "libraries": ["fmt"]},
-    "cli": {"public": ["api", "results", "admission", "io", "report", "core"], "private": [],
+    "sim": {"public": ["api", "results", "admission"],
+            "private": ["snapshot", "framework", "plugins", "preemption", "scheduler", "queue",
+                        "book"],
+            "libraries": ["fmt"]},
+    "cli": {"public": ["api", "results", "admission", "io", "report", "sim"], "private": [],
             "libraries": ["fmt", "CLI11"]},
 }
 

@@ -14,13 +14,13 @@ SCRIPT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "t
 
 EXPECTED_CROSSINGS = [
     "src/rooms/: module not in the table of tools/check_deps.py",
-    "src/engine/uses_book.h:3: engine includes book/book.h: private header of module 'book'",
+    "src/scheduler/uses_book.h:3: scheduler includes book/book.h: private header of module 'book'",
     "src/io/reader_bad.cc:2: io includes CLI/CLI.hpp: library 'CLI11' is not in io's table",
     "src/io/reader_bad.cc:6: io includes kpsim/report.h: public header of module 'report', not in io's table",
-    "src/report/render_bad.cc:9: report includes engine/cluster.h: private header of module 'engine'",
+    "src/report/render_bad.cc:9: report includes scheduler/framework.h: private header of module 'scheduler'",
     "src/report/render_bad.cc:10: report includes io/manifest_tree.h: private header of module 'io'",
-    "src/report/render_bad.cc:11: report includes kpsim/engine.h: public header of module 'core', not in report's table",
-    "include/kpsim/io.h:4: io includes kpsim/engine.h: public header of module 'core', not in io's table",
+    "src/report/render_bad.cc:11: report includes kpsim/engine.h: public header of module 'sim', not in report's table",
+    "include/kpsim/io.h:4: io includes kpsim/engine.h: public header of module 'sim', not in io's table",
 ]
 
 

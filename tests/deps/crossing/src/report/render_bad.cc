@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/cluster.h"
+#include "scheduler/framework.h"
 #include "io/manifest_tree.h"
 #include "kpsim/engine.h"
 #include "kpsim/results.h"

@@ -1,0 +1,65 @@
+#include "framework/cycle_state.h"
+
+#include <algorithm>
+
+namespace kpsim::engine {
+
+bool AllAffinityTermsMatch(ClusterModel& model, const PodInfo& owner, const PodInfo& other) {
+  const auto& terms = owner.pod.spec.affinity.pod_affinity_required;
+  if (terms.empty()) return false;
+  for (const PodAffinityTerm& term : terms) {
+    if (!TermMatches(model, term, owner, other)) return false;
+  }
+  return true;
+}
+
+bool TermMatches(ClusterModel& model, const PodAffinityTerm& term, const PodInfo& owner,
+                 const PodInfo& other) {
+  const std::string& ns = other.pod.meta.namespace_;
+  bool ns_ok = false;
+  if (term.namespaces.empty() && !term.namespace_selector) {
+    ns_ok = ns == owner.pod.meta.namespace_;
+  } else {
+    ns_ok = std::find(term.namespaces.begin(), term.namespaces.end(), ns) != term.namespaces.end();
+    if (!ns_ok && term.namespace_selector) {
+      ns_ok = term.namespace_selector->Matches(model.NamespaceLabels(ns));
+    }
+  }
+  if (!ns_ok) return false;
+  if (!term.label_selector) return false;
+  return term.label_selector->Matches(other.pod.meta.labels);
+}
+
+void AffinityState::AddPod(ClusterModel& model, const PodInfo& other, const NodeInfo& node,
+                           int delta) {
+  const Labels& node_labels = node.api->meta.labels;
+  auto bump = [delta](std::map<TopologyPair, int>& counts, const std::string& key,
+                      const std::string& value) {
+    auto [it, inserted] = counts.try_emplace(TopologyPair{key, value}, 0);
+    it->second += delta;
+    if (it->second == 0) counts.erase(it);
+  };
+  // The incoming pod's own terms.
+  if (AllAffinityTermsMatch(model, *pod, other)) {
+    for (const PodAffinityTerm& term : pod->pod.spec.affinity.pod_affinity_required) {
+      if (const std::string* v = FindLabel(node_labels, term.topology_key)) {
+        bump(affinity_counts, term.topology_key, *v);
+      }
+    }
+  }
+  for (const PodAffinityTerm& term : pod->pod.spec.affinity.pod_anti_affinity_required) {
+    if (!TermMatches(model, term, *pod, other)) continue;
+    if (const std::string* v = FindLabel(node_labels, term.topology_key)) {
+      bump(anti_affinity_counts, term.topology_key, *v);
+    }
+  }
+  // The other pod's anti-affinity against the incoming pod (symmetry).
+  for (const PodAffinityTerm& term : other.pod.spec.affinity.pod_anti_affinity_required) {
+    if (!TermMatches(model, term, other, *pod)) continue;
+    if (const std::string* v = FindLabel(node_labels, term.topology_key)) {
+      bump(existing_anti_affinity, term.topology_key, *v);
+    }
+  }
+}
+
+}  // namespace kpsim::engine

@@ -1,0 +1,66 @@
+#pragma once
+
+// The plugin interface of the default profile (kube-scheduler's framework.FilterPlugin and
+// ScorePlugin, reduced to what kpsim models). A plugin carries its name (`id`, PluginName), interns
+// its reason strings into the model's ReasonTable when it is constructed, and says which part of
+// the pod its verdict depends on: a node-local filter (`node_local`) depends only on the pod's
+// static class (tolerations, nodeName, nodeSelector, required node affinity) and the node, so the
+// filter runner computes it once per (class, node). The plugins themselves and their order are in
+// plugins/registry.cc.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "framework/cycle_state.h"
+#include "framework/status.h"
+#include "kpsim/api/types.h"
+#include "snapshot/cluster.h"
+
+namespace kpsim::engine {
+
+// What a filter sees besides the pod and the node: the node's requests as the caller sees them
+// (pods included in `requested.pods`; nominated pods added or dry-run victims removed), and
+// InterPodAffinity's PreFilter state (null: nothing to check).
+struct FilterInput {
+  const ResourceList& requested;
+  const AffinityState* affinity = nullptr;
+};
+
+class FilterPlugin {
+ public:
+  virtual ~FilterPlugin() = default;
+  virtual PluginId id() const = 0;
+  // True iff the verdict is a function of the pod's static class and the node alone. Node-local
+  // plugins come first in the registry (the runner caches that prefix of the chain).
+  virtual bool node_local() const { return false; }
+  // PreFilter: builds this plugin's part of the cycle state for `pod`; false when the plugin has
+  // nothing to check this cycle. Only InterPodAffinity has one.
+  virtual bool PreFilter(const PodInfo& /*pod*/, AffinityState& /*state*/) { return false; }
+  virtual Status Filter(const PodInfo& pod, const NodeInfo& node, const FilterInput& in) const = 0;
+};
+
+class ScorePlugin {
+ public:
+  virtual ~ScorePlugin() = default;
+  virtual std::string_view name() const = 0;
+  // PreScore over the feasible nodes, for plugins whose NormalizeScore needs them all.
+  virtual void PreScore(const PodInfo& /*pod*/, std::span<const NodeId> /*feasible*/) {}
+  // The node's score, already normalized to [0, MaxNodeScore].
+  virtual std::int64_t Score(const PodInfo& pod, const NodeInfo& node) const = 0;
+};
+
+inline constexpr std::int64_t kMaxNodeScore = 100;
+
+// A score plugin with its weight in the profile.
+struct WeightedScorePlugin {
+  std::unique_ptr<ScorePlugin> plugin;
+  std::int64_t weight = 1;
+};
+
+using FilterPlugins = std::vector<std::unique_ptr<FilterPlugin>>;
+using ScorePlugins = std::vector<WeightedScorePlugin>;
+
+}  // namespace kpsim::engine

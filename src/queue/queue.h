@@ -1,0 +1,119 @@
+#pragma once
+
+// kube-scheduler's scheduling queue (scheduling_queue.go) on the simulated clock: activeQ ordered by
+// PrioritySort (priority, then queue timestamp), backoffQ ordered by backoff expiry, and the
+// unschedulable pool, with cluster events moving pods out of the pool when a plugin that
+// rejected them cares about the event.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "framework/status.h"
+#include "kpsim/sim_time.h"
+#include "snapshot/cluster.h"
+
+namespace kpsim::engine {
+
+// Cluster events (framework.ClusterEvent) the simulator produces.
+enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd };
+
+struct QueueOptions {
+  SimDuration initial_backoff = std::chrono::seconds(1);
+  SimDuration max_backoff = std::chrono::seconds(10);
+  SimDuration max_in_unschedulable = std::chrono::minutes(5);
+  SimDuration unschedulable_flush_interval = std::chrono::seconds(30);
+  bool pop_from_backoff_q = true;  // SchedulerPopFromBackoffQ
+};
+
+// Entities are pods (their PodId) or root pod groups (`GroupEntity(root)`, negative ids).
+inline PodId GroupEntity(std::int32_t root) { return -root - 1; }
+inline std::int32_t GroupOf(PodId entity) { return -entity - 1; }
+
+class SchedulingQueue {
+ public:
+  SchedulingQueue(ClusterModel& model, QueueOptions options);
+
+  // A new pod (or one moved by an event) enters activeQ with queue timestamp `now`.
+  void Add(PodId pod, SimTime now);
+  // Pops the next pod to schedule: activeQ's head, or (SchedulerPopFromBackoffQ) backoffQ's
+  // head when activeQ is empty. nullopt when neither has a pod.
+  std::optional<PodId> Pop();
+  // After a failed attempt: the pod goes to the unschedulable pool, remembering which plugins
+  // rejected it and the cluster progress it saw.
+  void AddUnschedulable(PodId pod, PluginMask rejectors, SimTime now);
+  // Makes sure `entity` will be attempted: adds it if it is not queued, moves it out of the
+  // unschedulable pool if it is there (a pod group whose new member just arrived).
+  void Activate(PodId entity, SimTime now);
+  // Forgets a pod (bound or deleted).
+  void Remove(PodId pod);
+
+  // A cluster event: moves pods for which a plugin that rejected them returns Queue from its
+  // queueing hint, to backoffQ or activeQ. `subject` is the pod that was added or deleted
+  // (kNoId: unknown, every plugin registered for the event answers Queue).
+  void OnEvent(ClusterEvent event, SimTime now) { OnEvent(event, kNoId, now); }
+  void OnEvent(ClusterEvent event, PodId subject, SimTime now);
+  // Moves backoffQ pods whose backoff expired by `now` to activeQ, and runs the periodic
+  // unschedulable flush if `now` is one of its ticks.
+  void Flush(SimTime now);
+  // The next time at which Flush would move something, if any.
+  std::optional<SimTime> NextFlushTime(SimTime now) const;
+
+  bool Empty() const { return active_.empty() && backoff_.empty() && error_backoff_.empty(); }
+  int attempts(PodId pod) const { return entries_[Slot(pod)].attempts; }
+  bool IsUnschedulable(PodId pod) const;
+
+ private:
+  enum class Where : std::uint8_t { kNone, kActive, kBackoff, kUnschedulable };
+  struct Entry {
+    Where where = Where::kNone;
+    SimTime timestamp{};
+    std::uint64_t seq = 0;
+    int attempts = 0;
+    PluginMask rejectors = 0;
+    std::uint64_t progress_seen = 0;
+    SimTime backoff_expiry{};
+    bool error = false;  // the last attempt failed with no rejecting plugin (an error)
+  };
+  using ActiveKey = std::tuple<std::int64_t, SimTime, std::uint64_t, PodId>;  // -prio, ts, seq
+  using BackoffKey = std::tuple<SimTime, std::int64_t, SimTime, std::uint64_t, PodId>;
+
+  Entry& entry(PodId pod);
+  ActiveKey KeyOf(PodId pod) const;
+  BackoffKey BackoffKeyOf(PodId pod) const;
+  SimDuration BackoffDuration(PodId entity, int attempts) const;
+  static std::size_t Slot(PodId entity);
+  std::int64_t PriorityOf(PodId entity) const;
+  void MoveOut(PodId pod, SimTime now);  // from the pool to backoffQ or activeQ
+  void Detach(PodId pod);
+  std::set<BackoffKey>& BackoffOf(const Entry& e) { return e.error ? error_backoff_ : backoff_; }
+  // isSchedulableAfter* of each plugin in `rejectors` for `entity` (QueueingHintFn).
+  bool Helps(PodId entity, PluginMask rejectors, ClusterEvent event, PodId subject) const;
+
+  ClusterModel& model_;
+  QueueOptions options_;
+  std::vector<Entry> entries_;
+  std::set<ActiveKey> active_;
+  std::set<BackoffKey> backoff_;
+  // Entities whose last attempt was an error (no rejecting plugin): the error backoffQ, which
+  // SchedulerPopFromBackoffQ never pops early.
+  std::set<BackoffKey> error_backoff_;
+  // The unschedulable pool by (timestamp, seq): the leftover flush and NextFlushTime look at the
+  // oldest entries only.
+  using PoolKey = std::tuple<SimTime, std::uint64_t, PodId>;
+  void PoolInsert(PodId pod);
+  void PoolErase(PodId pod);
+  PoolKey PoolKeyOf(PodId pod) const {
+    const Entry& e = entries_[Slot(pod)];
+    return {e.timestamp, e.seq, pod};
+  }
+  std::set<PoolKey> unschedulable_;
+  std::array<int, 32> pool_plugins_{};  // pool entities per rejecting plugin bit
+  PluginMask pool_mask_ = 0;            // bits with a non-zero count
+  std::uint64_t next_seq_ = 0;
+};
+
+}  // namespace kpsim::engine

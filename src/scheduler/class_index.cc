@@ -1,0 +1,328 @@
+// The class index: for one equivalence class (pods with equal requests, priority, namespace and
+// node-local constraints), the Filter status and the preemption dry run of every node, kept
+// current from the cluster's change log, with the aggregates a scheduling cycle needs: the
+// feasible nodes in node order, the reason histograms of the FitError texts, and the
+// candidates ordered by pickOneNodeForPreemption's criteria. A cycle then costs what changed
+// since the class was last scheduled, not a pass over every node, and decides exactly what the
+// per-node path (Framework::Decide without the index) decides: the property tests compare the
+// two with `disable_caches`.
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "preemption/decision_record.h"
+#include "scheduler/class_index.h"
+
+#include "kpsim/engine_options.h"
+
+namespace kpsim::engine {
+namespace {
+
+// Indexes are kept per class while their memory stays within this budget; beyond it the least
+// recently used go (an entry is 16 bytes a node: 5000 nodes x 1000 classes is 80 MB).
+constexpr std::size_t kIndexBudgetBytes = std::size_t{256} << 20;
+
+}  // namespace
+
+Framework::~Framework() = default;
+
+bool Framework::IndexUsable(const PodInfo& pod, const AffinityState* affinity) const {
+  return CachesUsable(pod, affinity) && options_.candidate_sampling == CandidateSampling::kExact;
+}
+
+Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
+  ++index_clock_;
+  const auto cls = static_cast<std::size_t>(pod.equivalence_class);
+  if (indexes_.size() <= cls) indexes_.resize(cls + 1);
+  if (!status_table_) status_table_ = std::make_unique<StatusTable>();
+  std::unique_ptr<ClassIndex>& slot = indexes_[cls];
+  if (slot) {
+    slot->last_used = index_clock_;
+    RefreshIndex(*slot, pod);
+  } else {
+    auto index = std::make_unique<ClassIndex>();
+    index->table = status_table_.get();
+    index->cls = pod.equivalence_class;
+    index->last_used = index_clock_;
+    index->entries.resize(model_.nodes().size());
+    index->feasible.resize((model_.nodes().size() + 63) / 64);
+    index->pdb_log_pos = model_.pdb_change_log().size();
+    for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
+      const auto node = static_cast<NodeId>(id);
+      index->AddStatus(node, model_.order_position(node),
+                       FilterWithNominated(pod, node, model_.nodes()[id].requested, nullptr, nullptr),
+                       model_.nodes()[id].generation);
+    }
+    index->log_pos = model_.change_log().size();
+    slot = std::move(index);
+  }
+  AccountIndex(*slot);
+  return *slot;
+}
+
+void Framework::AccountIndex(ClassIndex& index) {
+  index_bytes_ -= index.bytes;
+  index.bytes = index.Bytes();
+  index_bytes_ += index.bytes;
+  // Over budget: drop the least recently used indexes other than `index`.
+  while (index_bytes_ > kIndexBudgetBytes) {
+    std::unique_ptr<ClassIndex>* oldest = nullptr;
+    for (auto& other : indexes_) {
+      if (other && other.get() != &index && (oldest == nullptr || other->last_used < (*oldest)->last_used)) {
+        oldest = &other;
+      }
+    }
+    if (oldest == nullptr) break;
+    index_bytes_ -= (*oldest)->bytes;
+    oldest->reset();
+  }
+}
+
+void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
+  const auto& log = model_.change_log();
+  for (; index.log_pos < log.size(); ++index.log_pos) {
+    const NodeId id = log[index.log_pos];
+    const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(id)];
+    ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+    if (e.generation == node.generation) continue;
+    const std::int32_t pos = model_.order_position(id);
+    index.RemoveStatus(id, pos);
+    index.AddStatus(id, pos, FilterWithNominated(pod, id, node.requested, nullptr, nullptr),
+                    node.generation);
+  }
+  const auto& pdb_log = model_.pdb_change_log();
+  if (index.pdb_log_pos < pdb_log.size()) {
+    // Budgets changed: a dry run that classified victims may classify them differently if one
+    // of its victims is selected by a changed PDB. Those victims are bound to the node the dry
+    // run was for (a node whose pods changed was recomputed above), so only the nodes the
+    // changed PDBs' pods are bound to are invalidated, unless that is more than a full pass.
+    auto invalidate = [&](NodeId id) {
+      const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+      if (e.pdb_dependent() && index.table->Get(e.status).code() == Code::kUnschedulable) {
+        index.RemoveDry(id, model_.order_position(id));
+        if (!index.dry_suspended) index.stale_dry.push_back(id);
+      }
+    };
+    const std::uint64_t refresh = ++index.refreshes;
+    index.pdb_seen.resize(model_.pdbs().size(), 0);
+    std::vector<std::int32_t>& changed = pdb_scratch_;
+    changed.clear();
+    std::size_t pods = 0;
+    for (; index.pdb_log_pos < pdb_log.size(); ++index.pdb_log_pos) {
+      const std::int32_t pdb = pdb_log[index.pdb_log_pos];
+      if (index.pdb_seen[static_cast<std::size_t>(pdb)] == refresh) continue;
+      index.pdb_seen[static_cast<std::size_t>(pdb)] = refresh;
+      changed.push_back(pdb);
+      pods += model_.pdb_pods(pdb).size();
+    }
+    if (pods > index.entries.size()) {
+      for (std::size_t id = 0; id < index.entries.size(); ++id) invalidate(static_cast<NodeId>(id));
+    } else {
+      for (std::int32_t pdb : changed) {
+        for (PodId p : model_.pdb_pods(pdb)) {
+          const NodeId node = model_.pods()[static_cast<std::size_t>(p)].node;
+          if (node != kNoId) invalidate(node);
+        }
+      }
+    }
+  }
+}
+
+void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
+  if (index.dry_time != now_) {
+    // Unstarted victims count as starting now: those dry runs age with the clock.
+    for (NodeId id : index.time_dependent) {
+      const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+      if (e.time_dependent()) {
+        index.RemoveDry(id, model_.order_position(id));
+        index.stale_dry.push_back(id);
+      }
+    }
+    index.time_dependent.clear();
+    index.dry_time = now_;
+  }
+  for (NodeId id : index.stale_dry) {
+    ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+    if (e.dry_valid() || index.table->Get(e.status).code() != Code::kUnschedulable) continue;
+    index.AddDry(id, model_.order_position(id), victims_.SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
+    if (e.time_dependent()) index.time_dependent.push_back(id);
+  }
+  index.stale_dry.clear();
+}
+
+Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
+                                  const std::string* no_preemption) {
+  const std::size_t n = model_.node_order().size();
+  const NodeId nominated = pod.nominated;
+  const std::int32_t nominated_pos = nominated == kNoId ? -1 : model_.order_position(nominated);
+  // The pod's own nominated node differs from the class entry: its own nomination does not count.
+  Status nominated_status;
+  if (nominated != kNoId) {
+    nominated_status = FilterWithNominated(
+        pod, nominated, model_.nodes()[static_cast<std::size_t>(nominated)].requested, nullptr, &pod);
+  }
+  const ClassIndex::Entry* nominated_entry =
+      nominated == kNoId ? nullptr : &index.entries[static_cast<std::size_t>(nominated)];
+
+  // Filter: the first `to_find` feasible nodes in circular node order from the start index.
+  const std::size_t to_find = NumFeasibleNodesToFind(n, options_.percentage_of_nodes_to_score);
+  const auto start = static_cast<std::int32_t>(next_start_node_index_);
+  auto distance = [&](std::int32_t pos) {
+    return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
+  };
+  std::vector<std::int32_t> found;
+  found.reserve(std::min(to_find + 1, index.feasible_count + 1));
+  auto take = [&](std::int32_t first, std::int32_t last) {  // positions in [first, last)
+    for (std::int32_t p = index.NextFeasible(first); p >= 0 && p < last && found.size() <= to_find;
+         p = index.NextFeasible(p + 1)) {
+      if (p != nominated_pos) found.push_back(p);
+    }
+  };
+  take(start, static_cast<std::int32_t>(n));
+  take(0, start);
+  if (nominated != kNoId && nominated_status.IsSuccess()) {
+    found.push_back(nominated_pos);
+    std::sort(found.begin(), found.end(),
+              [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
+  }
+  if (found.size() > to_find) found.resize(to_find);
+  const std::size_t processed = found.size() == to_find ? distance(found.back()) + 1 : n;
+  next_start_node_index_ = (next_start_node_index_ + processed) % n;
+
+  Decision d;
+  if (!found.empty()) {
+    std::vector<NodeId> feasible;
+    feasible.reserve(found.size());
+    for (std::int32_t pos : found) feasible.push_back(model_.node_order()[static_cast<std::size_t>(pos)]);
+    d.kind = Decision::Kind::kBind;
+    d.node = SelectHost(pod, feasible);
+    return d;
+  }
+
+  // Every node failed. The FitError histogram, with the nominated node's own status.
+  std::vector<int> counts = index.filter_counts;
+  std::array<int, 16> plugins = index.plugin_counts;
+  std::size_t potential = index.potential;
+  if (nominated_entry != nullptr) {
+    const Status& entry_status = index.table->Get(nominated_entry->status);
+    Count(counts, entry_status, -1);
+    Count(counts, nominated_status, +1);
+    --plugins[static_cast<std::size_t>(entry_status.plugin())];
+    ++plugins[static_cast<std::size_t>(nominated_status.plugin())];
+    if (entry_status.code() == Code::kUnschedulable) --potential;
+    if (nominated_status.code() == Code::kUnschedulable) ++potential;
+  }
+  for (std::size_t p = 0; p < plugins.size(); ++p) {
+    if (plugins[p] > 0) d.rejectors |= PluginMask{1} << p;
+  }
+  const std::string fit_error = FitErrorFromCounts(n, counts, n, "");
+  if (no_preemption != nullptr) {
+    d.message = fit_error + " preemption: " + *no_preemption;
+    return d;
+  }
+  ++preemption_attempts_;
+
+  // 1) Eligibility.
+  std::vector<Status> statuses;  // Ineligible reads only the nominated node's status
+  if (nominated != kNoId) {
+    statuses.resize(model_.nodes().size());
+    statuses[static_cast<std::size_t>(nominated)] = nominated_status;
+  }
+  if (auto why = Ineligible(pod, statuses)) {
+    d.message = fit_error + " preemption: " + *why;
+    return d;
+  }
+  // 2) Candidates: the class's, with the nominated node's own dry run in place of its entry.
+  dry_runs_ += static_cast<std::int64_t>(potential);
+  if (pod.priority <= model_.min_bound_victim_priority()) {
+    // No bound pod has a lower priority: SelectVictimsOnNode finds no victim on any potential
+    // node (step 1), the nominated one included. The class keeps no dry runs until that changes.
+    if (!index.dry_suspended) {
+      index.dry_suspended = true;
+      index.stale_dry.clear();
+    }
+    std::vector<int> dry(static_cast<std::size_t>(no_victims_reason_) + 1, 0);
+    dry[no_victims_reason_] = static_cast<int>(potential);
+    d.message = fit_error + " preemption: " +
+                FitErrorFromCounts(n, dry, potential, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    return d;
+  }
+  if (index.dry_suspended) {
+    index.dry_suspended = false;
+    index.stale_dry.clear();
+    for (std::size_t id = 0; id < index.entries.size(); ++id) index.stale_dry.push_back(static_cast<NodeId>(id));
+  }
+  RefreshDryRuns(index, pod);
+  AccountIndex(index);
+  std::optional<DryRunResult> nominated_dry;
+  if (nominated != kNoId && nominated_status.code() == Code::kUnschedulable) {
+    nominated_dry = victims_.SelectVictimsOnNode(pod, nominated, nullptr, nullptr, &pod);
+  }
+  const Candidate* best = nullptr;
+  for (const CandidateKey& key : index.candidates) {
+    if (key.pos == nominated_pos) continue;
+    best = &index.CandidateOf(
+        index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]);
+    break;
+  }
+  if (nominated_dry && nominated_dry->candidate &&
+      (best == nullptr || CandidateKey::Of(*nominated_dry->candidate, nominated_pos) <
+                              CandidateKey::Of(*best, model_.order_position(best->node)))) {
+    best = &*nominated_dry->candidate;
+  }
+  if (best == nullptr) {
+    std::vector<int> dry = index.dry_counts;
+    std::size_t dry_failing = index.dry_failing;
+    if (nominated_entry != nullptr && nominated_entry->dry_valid() && !nominated_entry->has_candidate()) {
+      Count(dry, index.DryStatusOf(*nominated_entry), -1);
+      --dry_failing;
+    }
+    if (nominated_dry && !nominated_dry->candidate) {
+      Count(dry, nominated_dry->status, +1);
+      ++dry_failing;
+    }
+    d.message = fit_error + " preemption: " +
+                FitErrorFromCounts(n, dry, dry_failing, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    return d;
+  }
+  SetPreemptionFound(d, fit_error, *best);
+  d.record = IndexedDecision(index, pod, nominated_pos,
+                             nominated_dry && nominated_dry->candidate ? &*nominated_dry->candidate : nullptr,
+                             nominated_entry != nullptr && nominated_entry->has_candidate(),
+                             static_cast<std::int64_t>(potential));
+  return d;
+}
+
+PreemptionDecision Framework::IndexedDecision(const ClassIndex& index, const PodInfo& pod,
+                                              std::int32_t nominated_pos, const Candidate* nominated,
+                                              bool nominated_in_index,
+                                              std::int64_t nodes_evaluated) const {
+  // The class's candidates are kept in tie-breaker order (CandidateKey): the first ones, with
+  // the nominated node's own dry run in place of its entry, are the ranking PickCandidate makes.
+  std::vector<const Candidate*> ranked;
+  const CandidateKey nominated_key =
+      nominated ? CandidateKey::Of(*nominated, nominated_pos) : CandidateKey{};
+  bool nominated_placed = nominated == nullptr;
+  for (const CandidateKey& key : index.candidates) {
+    if (ranked.size() >= PreemptionDecision::kCandidatesShown) break;
+    if (key.pos == nominated_pos) continue;
+    if (!nominated_placed && nominated_key < key) {
+      ranked.push_back(nominated);
+      nominated_placed = true;
+      if (ranked.size() >= PreemptionDecision::kCandidatesShown) break;
+    }
+    ranked.push_back(&index.CandidateOf(
+        index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]));
+  }
+  if (!nominated_placed && ranked.size() < PreemptionDecision::kCandidatesShown) ranked.push_back(nominated);
+  const auto count = static_cast<std::int64_t>(index.candidates.size()) - (nominated_in_index ? 1 : 0) +
+                     (nominated != nullptr ? 1 : 0);
+  return MakePodDecision(model_, pod, ranked, count, nodes_evaluated);
+}
+
+}  // namespace kpsim::engine

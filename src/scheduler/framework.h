@@ -1,0 +1,204 @@
+#pragma once
+
+// One scheduling cycle of the default profile, as a pure decision over the cluster model:
+// Filter (with nominated pods), Score, and on failure PostFilter (DefaultPreemption). The
+// simulator applies the decision; `explain` renders it. Nothing here mutates the model except
+// the caches.
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "framework/filter_runner.h"
+#include "framework/plugin.h"
+#include "framework/status.h"
+#include "preemption/candidate.h"
+#include "preemption/eligibility.h"
+#include "preemption/select_victims.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+#include "snapshot/cluster.h"
+
+namespace kpsim::engine {
+
+class StatusTable;
+
+struct Decision {
+  enum class Kind : std::uint8_t { kBind, kPreempt, kFail };
+  Kind kind = Kind::kFail;
+  NodeId node = kNoId;           // kBind: where; kPreempt: the nominated node
+  std::optional<Candidate> candidate;  // kPreempt
+  std::string message;           // kPreempt / kFail: the FailedScheduling message
+  bool clear_nomination = false;  // PostFilter returned Override-to-""
+  PluginMask rejectors = 0;
+  std::optional<PreemptionDecision> record;  // kPreempt: why (round and time set by the caller)
+};
+
+// One placement of a pod group's pending pods, computed tentatively and undone.
+struct GroupPlacement {
+  bool feasible = false;
+  std::vector<std::pair<PodId, NodeId>> assigned;    // in scheduling order
+  std::vector<std::pair<PodId, std::string>> failed;  // pods that did not fit, with why
+  std::string message;  // why the group as a whole is unschedulable
+  PluginMask rejectors = 0;
+};
+
+// What workload-aware preemption (PreemptGroup) decided for a group.
+struct GroupPreemption {
+  enum class Kind : std::uint8_t { kFail, kWait, kPreempt };
+  Kind kind = Kind::kFail;
+  std::string message;  // the PostFilter status text
+  std::vector<Victim> victims;  // every pod of every victim unit
+  int units = 0;
+  std::vector<std::pair<PodId, NodeId>> assignments;  // nominations for the member pods
+  std::optional<PreemptionDecision> record;  // kPreempt: why (round and time set by the caller)
+};
+
+class Framework {
+ public:
+  Framework(ClusterModel& model, const EngineOptions& options);
+  ~Framework();
+  Framework(const Framework&) = delete;
+  Framework& operator=(const Framework&) = delete;
+
+  // Decides what scheduling `pod` now would do. `trace` (may be null) receives the explanation.
+  // With `no_preemption` set, PostFilter does not run and its status is that text (pods
+  // scheduled within a pod-group cycle, rule 17.4).
+  Decision Decide(PodId pod, ExplainResult* trace, const std::string* no_preemption = nullptr);
+
+  // Pod groups (GenericWorkload): the pending pods of root group `root` in scheduling order
+  // (rule 17.2), the pre-cycle validation (rule 17.1), one tentative placement (rule 17.3, the
+  // model is unchanged afterwards) and workload-aware preemption (§18).
+  std::vector<PodId> PendingMembers(std::int32_t root) const;
+  std::optional<std::string> ValidateGroup(std::int32_t root) const;
+  GroupPlacement PlaceGroup(std::int32_t root, const std::vector<PodId>& pending);
+  GroupPreemption PreemptGroup(std::int32_t root, const std::vector<PodId>& pending,
+                               std::vector<ReprieveStep>* trace);
+
+  // Statistics: dry runs asked for (cached or not), preemption attempts.
+  std::int64_t dry_runs() const { return dry_runs_; }
+  std::int64_t preemption_attempts() const { return preemption_attempts_; }
+
+  // The simulated time of the cycle being decided (start times of unstarted victims).
+  void SetNow(SimTime now) {
+    now_ = now;
+    victims_.SetNow(now);
+  }
+
+  // The seeded generator shared by scoring ties, candidate sampling and replacement names.
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  // The filter runner's (FilterRunner::FilterWithNominated, CachedFilter).
+  Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
+                             const AffinityState* affinity, const PodInfo* exclude) {
+    return filters_.FilterWithNominated(pod, node, requested, affinity, exclude);
+  }
+  Status CachedFilter(const PodInfo& pod, NodeId node, const AffinityState* affinity) {
+    return filters_.CachedFilter(pod, node, affinity);
+  }
+  bool CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
+    return filters_.CachesUsable(affinity);
+  }
+  // The weighted sum of the score plugins (after their PreScore over the feasible nodes).
+  std::int64_t Score(const PodInfo& pod, NodeId node);
+  NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
+
+  // PostFilter: DefaultPreemption (Evaluator.Preempt).
+  Decision Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+                   const std::string& fit_error, PluginMask rejectors,
+                   const AffinityState* affinity, ExplainResult* trace);
+  std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses) const {
+    return PodEligibleToPreemptOthers(model_, pod, statuses);
+  }
+  // The dry run of `node`, from the per-node cache when valid; uncached results live in
+  // `scratch` (the reference stays valid while `scratch` lives).
+  const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
+                                   std::deque<DryRunResult>& scratch);
+  // pickOneNodeForPreemption over the tie-breaker table (kTieBreakers, candidate.h): the best
+  // candidates, best first, at most PreemptionDecision::kCandidatesShown.
+  // REQUIRES: candidates not empty.
+  std::vector<const Candidate*> PickCandidate(const std::vector<const Candidate*>& candidates) const;
+  // PostFilter success: the preemptor is to be nominated to `best.node`.
+  void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
+
+  std::string FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
+                           const std::string& absent_reason) const;
+  // The same text from a reason histogram (`counts` by ReasonId) over `present` nodes.
+  std::string FitErrorFromCounts(std::size_t num_nodes, const std::vector<int>& counts,
+                                 std::size_t present, const std::string& absent_reason) const;
+
+  // The class index (see `ClassIndex`).
+  struct ClassIndex;
+  bool IndexUsable(const PodInfo& pod, const AffinityState* affinity) const;
+  ClassIndex& IndexFor(const PodInfo& pod);
+  void RefreshIndex(ClassIndex& index, const PodInfo& pod);
+  void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
+  Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
+  void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
+  // The record of a preemption DecideIndexed decided: the class's best candidates, with
+  // `nominated` (the pod's own nominated node's dry run, null if none) in place of its entry.
+  PreemptionDecision IndexedDecision(const ClassIndex& index, const PodInfo& pod,
+                                     std::int32_t nominated_pos, const Candidate* nominated,
+                                     bool nominated_in_index, std::int64_t nodes_evaluated) const;
+
+  // Pod groups.
+  Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state
+  int RunningMembers(const GroupInfo& leaf) const;
+  int MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const;  // pods of `leaf`
+  // One tentative placement of `pending`, on any node (`key` null) or within the nodes whose
+  // label `key` equals `domain`; undone before returning.
+  GroupPlacement PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
+                               const std::string* key, const std::string& domain,
+                               const std::string& no_preemption);
+
+  // Constant after construction.
+  ClusterModel& model_;
+  const EngineOptions& options_;
+  ReasonId no_victims_reason_, not_helpful_reason_;
+
+  // The rooms this cycle uses: the filter plugins with their caches, the score plugins, the
+  // preemption dry runs (victim units, PDB budgets).
+  FilterRunner filters_;
+  ScorePlugins scores_;
+  VictimSelector victims_;
+
+  // State across cycles.
+  std::mt19937_64 rng_;
+  std::size_t next_start_node_index_ = 0;
+  SimTime now_{};
+  std::int64_t dry_runs_ = 0;
+  std::int64_t preemption_attempts_ = 0;
+
+  // Caches, valid while the model lives: the last dry run of each node, the class indexes.
+  struct DryRunCacheEntry {
+    std::int32_t cls = -1;
+    std::uint64_t generation = 0;
+    std::uint64_t pdb_generation = 0;
+    SimTime computed_at{};
+    DryRunResult result;
+  };
+  std::vector<DryRunCacheEntry> dry_run_cache_;
+  std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none
+  std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses
+  std::size_t index_bytes_ = 0;
+  std::uint64_t index_clock_ = 0;
+
+  // Scratch, reused across cycles.
+  std::vector<Status> statuses_;             // per-cycle filter statuses
+  mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
+  std::vector<std::int32_t> pdb_scratch_;   // RefreshIndex: the PDBs changed since the last look
+};
+
+// kube-scheduler's numFeasibleNodesToFind: `percentage` is the profile's
+// percentageOfNodesToScore, 0 for the adaptive percentage.
+std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t percentage = 0);
+
+}  // namespace kpsim::engine

@@ -1,0 +1,343 @@
+#include "scheduler/framework.h"
+
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "plugins/registry.h"
+#include "preemption/decision_record.h"
+#include "scheduler/class_index.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace kpsim::engine {
+
+// numFeasibleNodesToFind: the profile's percentageOfNodesToScore, or with 0 the adaptive one.
+std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t percentage_to_score) {
+  constexpr std::size_t kMinFeasibleNodesToFind = 100;
+  constexpr std::int64_t kMinFeasibleNodesPercentageToFind = 5;
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  std::int64_t percentage = std::clamp<std::int64_t>(percentage_to_score, 0, 100);
+  if (percentage == 0) {
+    percentage = 50 - static_cast<std::int64_t>(num_all_nodes) / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) percentage = kMinFeasibleNodesPercentageToFind;
+  }
+  const auto num = num_all_nodes * static_cast<std::size_t>(percentage) / 100;
+  return std::max(num, kMinFeasibleNodesToFind);
+}
+
+namespace {
+
+void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out) {
+  out.fits = s.IsSuccess();
+  out.code = std::string(CodeName(s.code()));
+  for (int i = 0; i < s.reason_count(); ++i) out.reasons.push_back(reasons.Text(s.reason(i)));
+}
+
+}  // namespace
+
+Framework::Framework(ClusterModel& model, const EngineOptions& options)
+    : model_(model),
+      options_(options),
+      filters_(model, options, NewFilterPlugins(model)),
+      scores_(NewScorePlugins(model)),
+      victims_(model, filters_),
+      rng_(options.seed) {
+  dry_run_cache_.resize(model_.nodes().size());
+  no_victims_reason_ = victims_.no_victims_reason();
+  not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
+}
+
+std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  std::int64_t total = 0;
+  for (const WeightedScorePlugin& score : scores_) total += score.weight * score.plugin->Score(pod, node);
+  return total;
+}
+
+NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible) {
+  if (feasible.size() == 1) return feasible.front();
+  for (const WeightedScorePlugin& score : scores_) score.plugin->PreScore(pod, feasible);
+  // selectHost: reservoir sampling among the top scores.
+  NodeId selected = feasible.front();
+  std::int64_t selected_score = Score(pod, selected);
+  std::uint64_t count_of_max = 1;
+  for (std::size_t i = 1; i < feasible.size(); ++i) {
+    const std::int64_t score = Score(pod, feasible[i]);
+    if (score > selected_score) {
+      selected_score = score;
+      selected = feasible[i];
+      count_of_max = 1;
+    } else if (score == selected_score) {
+      ++count_of_max;
+      if (rng_() % count_of_max == 0) selected = feasible[i];
+    }
+  }
+  return selected;
+}
+
+std::string Framework::FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
+                                    const std::string& absent_reason) const {
+  std::vector<int>& counts = reason_counts_;
+  counts.assign(model_.reasons().size(), 0);
+  std::size_t present = 0;
+  for (const Status& s : statuses) {
+    if (s.IsSuccess()) continue;
+    ++present;
+    for (int i = 0; i < s.reason_count(); ++i) ++counts[s.reason(i)];
+  }
+  return FitErrorFromCounts(num_nodes, counts, present, absent_reason);
+}
+
+std::string Framework::FitErrorFromCounts(std::size_t num_nodes, const std::vector<int>& counts,
+                                          std::size_t present,
+                                          const std::string& absent_reason) const {
+  // FitError.Error(): "<count> <reason>" per distinct reason, sorted as strings.
+  std::vector<std::string> parts;
+  for (std::size_t id = 0; id < counts.size(); ++id) {
+    if (counts[id] > 0) {
+      parts.push_back(fmt::format("{} {}", counts[id], model_.reasons().Text(static_cast<ReasonId>(id))));
+    }
+  }
+  if (present < num_nodes && !absent_reason.empty()) {
+    parts.push_back(fmt::format("{} {}", num_nodes - present, absent_reason));
+  }
+  std::sort(parts.begin(), parts.end());
+  return fmt::format("0/{} nodes are available: {}.", num_nodes, fmt::join(parts, ", "));
+}
+
+void Framework::SetPreemptionFound(Decision& d, const std::string& fit_error,
+                                   const Candidate& best) const {
+  d.kind = Decision::Kind::kPreempt;
+  d.node = best.node;
+  d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
+                          fit_error, model_.nodes()[static_cast<std::size_t>(best.node)].name,
+                          best.victims.size());
+  d.candidate = best;
+}
+
+const DryRunResult& Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
+                                            const AffinityState* affinity,
+                                            std::deque<DryRunResult>& scratch) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
+    scratch.push_back(victims_.SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod));
+    return scratch.back();
+  }
+  DryRunCacheEntry& entry = dry_run_cache_[static_cast<std::size_t>(node_id)];
+  if (entry.cls != pod.equivalence_class || entry.generation != node.generation ||
+      entry.pdb_generation != model_.pdb_generation() ||
+      (entry.result.time_dependent && entry.computed_at != now_)) {
+    entry.computed_at = now_;
+    entry.cls = pod.equivalence_class;
+    entry.generation = node.generation;
+    entry.pdb_generation = model_.pdb_generation();
+    entry.result = victims_.SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod);
+  }
+  return entry.result;
+}
+
+std::vector<const Candidate*> Framework::PickCandidate(
+    const std::vector<const Candidate*>& candidates) const {
+  // Mirrors pickOneNodeForPreemption: after each score function keep the best, in the order of
+  // kTieBreakers. Keeping the best after each function in turn is a lexicographic maximum with
+  // the first candidate winning full ties; the runners-up follow in the same order.
+  return TopCandidates(candidates, PreemptionDecision::kCandidatesShown);
+}
+
+Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+                            const std::string& fit_error, PluginMask rejectors,
+                            const AffinityState* affinity, ExplainResult* trace) {
+  // Mirrors Evaluator.Preempt (preemption.go): 1) eligibility, 2) candidates from a dry run on
+  // every potential node, 3) pick the best, 4) actuation is left to the caller.
+  ++preemption_attempts_;
+  Decision d;
+  d.rejectors = rejectors;
+  const std::size_t num_nodes = model_.nodes().size();
+  // 1) Ensure the preemptor is eligible.
+  if (auto why = Ineligible(pod, statuses)) {
+    d.message = fit_error + " preemption: " + *why;
+    if (trace) {
+      trace->eligible = false;
+      trace->eligibility_message = *why;
+    }
+    return d;
+  }
+  if (trace) trace->eligible = true;
+  // 2) Potential nodes: those whose failure preemption might resolve.
+  std::vector<NodeId> potential;
+  for (NodeId id : model_.node_order()) {
+    if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
+  }
+  const std::int64_t dry_runs_before = dry_runs_;
+  std::vector<Status> dry_statuses;
+  std::vector<const Candidate*> non_violating, violating;
+  std::deque<DryRunResult> scratch;  // results that are not cached
+  if (!potential.empty()) {
+    const std::size_t np = potential.size();
+    std::size_t num_candidates = np;
+    std::size_t offset = 0;
+    const bool sampling = options_.candidate_sampling == CandidateSampling::kKubernetes;
+    if (sampling) {
+      // calculateNumCandidates / GetOffsetAndNumCandidates with the default args.
+      const auto pct = static_cast<std::size_t>(std::clamp(options_.min_candidate_nodes_percentage, 0, 100));
+      const auto abs = static_cast<std::size_t>(std::max(options_.min_candidate_nodes_absolute, 0));
+      num_candidates = np * pct / 100;
+      if (num_candidates < abs) num_candidates = abs;
+      num_candidates = std::min(num_candidates, np);
+      offset = static_cast<std::size_t>(rng_() % np);
+    }
+    for (std::size_t i = 0; i < np; ++i) {
+      const NodeId id = potential[(offset + i) % np];
+      ++dry_runs_;
+      const DryRunResult* r = nullptr;
+      if (trace) {
+        CandidateOutcome outcome;
+        scratch.push_back(victims_.SelectVictimsOnNode(pod, id, affinity, &outcome, &pod));
+        r = &scratch.back();
+        outcome.node = model_.nodes()[static_cast<std::size_t>(id)].name;
+        if (!r->candidate) {
+          // Not a candidate: keep the reason as the only step.
+          ReprieveStep step;
+          step.why = "not a candidate: " + victims_.ReasonsText(r->status);
+          outcome.steps.push_back(std::move(step));
+        }
+        trace->candidates.push_back(std::move(outcome));
+      } else {
+        r = &CachedDryRun(pod, id, affinity, scratch);
+      }
+      if (r->candidate) {
+        auto& list = r->candidate->pdb_violations == 0 ? non_violating : violating;
+        if (list.size() < num_candidates) list.push_back(&*r->candidate);
+        if (sampling && !non_violating.empty() &&
+            non_violating.size() + violating.size() >= num_candidates) {
+          break;
+        }
+      } else {
+        if (dry_statuses.empty()) dry_statuses.resize(num_nodes);
+        dry_statuses[static_cast<std::size_t>(id)] = r->status;
+      }
+    }
+  }
+  if (non_violating.empty() && violating.empty()) {
+    dry_statuses.resize(num_nodes);
+    d.message = fit_error + " preemption: " +
+                FitErrorText(num_nodes, dry_statuses, model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    if (trace) trace->message = d.message;
+    return d;
+  }
+  // 3) Pick the best candidate.
+  std::vector<const Candidate*> all = std::move(non_violating);
+  all.insert(all.end(), violating.begin(), violating.end());
+  const std::vector<const Candidate*> ranked = PickCandidate(all);
+  const Candidate& best = *ranked.front();
+  SetPreemptionFound(d, fit_error, best);
+  d.record = MakePodDecision(model_, pod, ranked, static_cast<std::int64_t>(all.size()),
+                             static_cast<std::int64_t>(dry_runs_ - dry_runs_before));
+  if (trace) {
+    ChosenCandidate chosen;
+    chosen.node = model_.nodes()[static_cast<std::size_t>(best.node)].name;
+    for (const Victim& v : best.victims) {
+      chosen.victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
+    }
+    chosen.decided_by = d.record->decided_by_label;
+    trace->chosen = std::move(chosen);
+  }
+  return d;
+}
+
+Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string* no_preemption) {
+  const PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  const auto& order = model_.node_order();
+  const std::size_t num_nodes = order.size();
+  if (trace) {
+    trace->profile = Profile::kDefault;
+    trace->pod = pod.key;
+    trace->priority = pod.priority;
+    trace->eligible = pod.preemption_policy != PreemptionPolicy::kNever;
+    if (!trace->eligible) trace->eligibility_message = "not eligible due to preemptionPolicy=Never.";
+  }
+  Decision d;
+  if (num_nodes == 0) {
+    d.message = "no nodes available to schedule pods";
+    if (trace) trace->message = d.message;
+    return d;
+  }
+  AffinityState affinity_state;
+  const AffinityState* affinity =
+      filters_.PreFilter(pod, affinity_state) ? &affinity_state : nullptr;
+
+  // The nominated node first (rule 4.2.3).
+  if (pod.nominated != kNoId && trace == nullptr) {
+    const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(pod.nominated)];
+    if (FilterWithNominated(pod, pod.nominated, node.requested, affinity, &pod).IsSuccess()) {
+      d.kind = Decision::Kind::kBind;
+      d.node = pod.nominated;
+      return d;
+    }
+  }
+  if (trace == nullptr && IndexUsable(pod, affinity)) {
+    return DecideIndexed(pod, IndexFor(pod), no_preemption);
+  }
+  // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
+  // where the previous cycle stopped. `explain` evaluates every node but decides the same way.
+  const std::size_t to_find = NumFeasibleNodesToFind(num_nodes, options_.percentage_of_nodes_to_score);
+  std::vector<Status>& statuses = statuses_;
+  statuses.resize(model_.nodes().size());  // every processed node's entry is written below
+  std::vector<NodeId> feasible;
+  std::size_t processed = 0;
+  const std::size_t start = trace ? 0 : next_start_node_index_;
+  for (std::size_t i = 0; i < num_nodes; ++i) {
+    const NodeId id = order[(start + i) % num_nodes];
+    Status s = CachedFilter(pod, id, affinity);
+    if (trace) {
+      FilterOutcome out;
+      out.node = model_.nodes()[static_cast<std::size_t>(id)].name;
+      FillStatus(model_.reasons(), s, out);
+      trace->filter.push_back(std::move(out));
+    }
+    statuses[static_cast<std::size_t>(id)] = s;
+    if (s.IsSuccess()) {
+      if (feasible.size() < to_find) feasible.push_back(id);
+      if (feasible.size() >= to_find && !trace) {
+        ++processed;
+        break;
+      }
+    }
+    ++processed;
+  }
+  if (!trace) next_start_node_index_ = (next_start_node_index_ + processed) % num_nodes;
+  if (!feasible.empty()) {
+    d.kind = Decision::Kind::kBind;
+    d.node = SelectHost(pod, feasible);
+    if (trace) {
+      trace->fits_node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+      trace->message = fmt::format("the pod fits without preemption; kube-scheduler would bind it to {}",
+                                   *trace->fits_node);
+    }
+    return d;
+  }
+  PluginMask rejectors = 0;
+  for (const Status& s : statuses) {
+    if (!s.IsSuccess()) rejectors |= MaskOf(s.plugin());
+  }
+  const std::string fit_error = FitErrorText(num_nodes, statuses, "");
+  if (no_preemption != nullptr) {
+    d.rejectors = rejectors;
+    d.message = fit_error + " preemption: " + *no_preemption;
+    if (trace) trace->message = d.message;
+    return d;
+  }
+  d = Preempt(pod, statuses, fit_error, rejectors, affinity, trace);
+  if (trace) trace->message = d.message;
+  return d;
+}
+
+}  // namespace kpsim::engine

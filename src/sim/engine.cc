@@ -1,0 +1,115 @@
+// The Engine facade: resolves the simulation origin and dispatches to the profile.
+
+#include "kpsim/engine.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "book/book.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
+#include "sim/simulator.h"
+
+namespace kpsim {
+namespace {
+
+// The wall time of simulated time 0 (see `EngineOptions::origin`).
+WallTime ResolveOrigin(const ClusterState& state, const EngineOptions& options) {
+  if (options.origin) return *options.origin;
+  std::optional<WallTime> earliest_pending;
+  std::optional<WallTime> latest;
+  auto note = [&](const std::optional<WallTime>& t) {
+    if (t && (!latest || *latest < *t)) latest = t;
+  };
+  for (const Pod& pod : state.pods) {
+    note(pod.meta.creation_timestamp);
+    note(pod.status.start_time);
+    if (pod.spec.node_name.empty() && pod.meta.creation_timestamp &&
+        (!earliest_pending || *pod.meta.creation_timestamp < *earliest_pending)) {
+      earliest_pending = pod.meta.creation_timestamp;
+    }
+  }
+  for (const Node& node : state.nodes) note(node.meta.creation_timestamp);
+  if (earliest_pending) return *earliest_pending;
+  if (latest) return *latest;
+  return WallTime{};
+}
+
+// The book's model has no scheduling queue gates: its pods with spec.schedulingGates are
+// scheduled as if ungated, and said so once with the pods counted.
+std::optional<Warning> BookGatesWarning(const ClusterState& state) {
+  int gated = 0;
+  const Pod* first = nullptr;
+  for (const Pod& pod : state.pods) {
+    if (pod.spec.scheduling_gates.empty()) continue;
+    if (gated++ == 0) first = &pod;
+  }
+  if (first == nullptr) return std::nullopt;
+  Warning warning;
+  warning.code = "IgnoredByProfile";
+  warning.object = "Pod " + (first->meta.namespace_.empty() ? std::string("default")
+                                                             : first->meta.namespace_) +
+                   "/" + first->meta.name;
+  warning.message = fmt::format(
+      "{} spec.schedulingGates: the book profile has no scheduling gates (its model "
+      "queues every pod), so it schedules {} as if ungated; --profile default keeps gated pods "
+      "pending (SchedulingGated)",
+      gated == 1 ? std::string("uses") : fmt::format("the first of {} pods that use", gated),
+      gated == 1 ? "it" : "them");
+  return warning;
+}
+
+}  // namespace
+
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  if (resolved.profile == Profile::kBook) {
+    SimulationResult result = book::Simulate(state, resolved);
+    if (std::optional<Warning> gates = BookGatesWarning(state)) {
+      result.warnings.push_back(std::move(*gates));
+    }
+    return result;
+  }
+  return engine::Simulate(state, resolved);
+}
+
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod) {
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  if (resolved.profile == Profile::kBook) {
+    Expected<ExplainResult> explained = book::Explain(state, resolved, pod);
+    if (std::optional<Warning> gates = BookGatesWarning(state); gates && explained.ok()) {
+      explained->warnings.push_back(std::move(*gates));
+    }
+    if (explained.ok() && resolved.arrival == Arrival::kSequential) {
+      // The chapter's explain table is of the state at time 0 only.
+      Warning warning;
+      warning.code = "FlagIgnored";
+      warning.message =
+          "--arrival sequential is not applied by explain under --profile book: the table is of "
+          "the state at time 0 (simulate --profile book does apply it)";
+      explained->warnings.push_back(std::move(warning));
+    }
+    return explained;
+  }
+  return engine::Explain(state, resolved, pod);
+}
+
+Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
+                                     std::string_view group) {
+  if (options.profile == Profile::kBook) {
+    return MakeError(ErrorCode::kInvalidArgument, "the book profile has no pod groups");
+  }
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  return engine::ExplainGroup(state, resolved, group);
+}
+
+}  // namespace kpsim

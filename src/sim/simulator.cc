@@ -1,0 +1,756 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <optional>
+#include <queue>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "kpsim/engine_options.h"
+#include "kpsim/explain.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+#include "queue/queue.h"
+#include "scheduler/framework.h"
+#include "snapshot/cluster.h"
+
+namespace kpsim::engine {
+namespace {
+
+// Kubernetes' name-suffix alphabet (k8s.io/apimachinery/pkg/util/rand).
+constexpr std::string_view kSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+
+enum class TimedKind : std::uint8_t { kArrival, kTerminationDone };
+
+struct Timed {
+  SimTime at;
+  std::uint64_t seq;
+  TimedKind kind;
+  PodId pod;
+  bool operator>(const Timed& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
+};
+
+// The default profile's simulation: the event loop around the scheduling cycle.
+class Simulator {
+ public:
+  Simulator(const ClusterState& state, const EngineOptions& options)
+      : options_(options),
+        model_(state, options),
+        framework_(model_, options),
+        queue_(model_, MakeQueueOptions(options)) {}
+
+  SimulationResult Run();
+  // `explain` under `--arrival sequential`: runs until the apply holding `pod` is the next to
+  // arrive and the scheduler has settled, then explains `pod`'s attempt against that state.
+  // nullopt if `pod` is not one of the sequential applies.
+  std::optional<ExplainResult> ExplainWhenApplied(PodId pod);
+
+ private:
+  static QueueOptions MakeQueueOptions(const EngineOptions& options) {
+    QueueOptions q;
+    q.pop_from_backoff_q = options.gates.scheduler_pop_from_backoff_q;
+    q.initial_backoff = options.pod_initial_backoff;  // podInitialBackoffSeconds
+    q.max_backoff = options.pod_max_backoff;          // podMaxBackoffSeconds
+    return q;
+  }
+
+  void Schedule(PodId pod);
+  void ScheduleGroup(std::int32_t root);
+  void Actuate(PodId preemptor, const Decision& decision);
+  // Marks `victims` as preempted by `by` (and `by_group`), with graceful termination and
+  // replacements for owned pods.
+  void PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by, const std::string& by_group,
+                      const std::string& node_for_message);
+  void ClearLowerNominations(NodeId node, PodId preemptor, std::int32_t priority,
+                             const std::string& preemptor_key);
+  // Queues a pending pod, or its root group when it is scheduled through its group.
+  void Enqueue(PodId pod);
+  void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
+  void RecordDecision(std::optional<PreemptionDecision> record);  // into result_.decisions
+  void AddTimed(SimTime at, TimedKind kind, PodId pod) {
+    if (kind == TimedKind::kTerminationDone) ++terminations_in_flight_;
+    timed_.push(Timed{at, timed_seq_++, kind, pod});
+  }
+  // `--arrival sequential`: the applies still to come, and releasing the next one.
+  void PlanApplies(const std::vector<PodId>& pods);
+  bool ReleaseNextApply();
+  void ProcessTimed(const Timed& t);
+  std::string ReplacementName(const PodInfo& victim);
+  SimulationResult Collect();
+
+  const EngineOptions& options_;
+  ClusterModel model_;
+  Framework framework_;
+  SchedulingQueue queue_;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<>> timed_;
+  std::uint64_t timed_seq_ = 0;
+  int terminations_in_flight_ = 0;
+  std::vector<std::vector<PodId>> applies_;
+  std::size_t next_apply_ = 0;
+  PodId stop_before_ = kNoId;  // explain: stop when this pod's apply is next
+  bool stopped_ = false;
+  SimTime now_{};
+  std::int64_t round_ = 0;
+  SimulationResult result_;
+  // By PodId: the indexes in `result_.events` of the pod's FailedScheduling events, for
+  // aggregating repeats.
+  std::vector<std::vector<std::size_t>> failures_;
+};
+
+void Simulator::RecordDecision(std::optional<PreemptionDecision> record) {
+  if (!record) return;
+  record->round = round_;
+  record->time = now_;
+  result_.decisions.push_back(std::move(*record));
+}
+
+void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message) {
+  std::vector<std::size_t>* failures = nullptr;
+  if (reason == EventReason::kFailedScheduling) {
+    // Mirrors EventCorrelator.EventCorrelate (client-go tools/record/events_cache.go): an event
+    // whose key (object, reason, message, source) was recorded before updates that event's count
+    // and lastTimestamp instead of creating a new one. The similar-event aggregation that
+    // rewrites messages ("(combined from similar events)") is not modelled.
+    const auto id = static_cast<std::size_t>(*model_.FindPod(pod.key));
+    if (failures_.size() <= id) failures_.resize(id + 1);
+    failures = &failures_[id];
+    for (std::size_t index : *failures) {
+      SimEvent& seen = result_.events[index];
+      if (seen.node == node && seen.message == message) {
+        ++seen.count;
+        seen.last_time = now_;
+        return;
+      }
+    }
+    failures->push_back(result_.events.size());
+  }
+  SimEvent e;
+  e.last_time = now_;
+  e.time = now_;
+  e.reason = reason;
+  e.pod = pod.key;
+  e.node = std::move(node);
+  e.message = std::move(message);
+  e.round = round_;
+  result_.events.push_back(std::move(e));
+}
+
+// A StatefulSet pod: its controller recreates it under the same name, once the old one is gone.
+bool IsStatefulSetPod(const PodInfo& pod) {
+  for (const OwnerReference& ref : pod.pod.meta.owner_references) {
+    if (ref.controller && ref.kind == "StatefulSet") return true;
+  }
+  return false;
+}
+
+std::string Simulator::ReplacementName(const PodInfo& victim) {
+  std::string prefix = victim.pod.meta.generate_name;
+  if (prefix.empty()) {
+    const OwnerReference* owner = &victim.pod.meta.owner_references.front();
+    for (const OwnerReference& ref : victim.pod.meta.owner_references) {
+      if (ref.controller) owner = &ref;
+    }
+    prefix = owner->name + "-";
+  }
+  for (;;) {
+    std::string name = prefix;
+    for (int i = 0; i < 5; ++i) {
+      name += kSuffixAlphabet[framework_.rng()() % kSuffixAlphabet.size()];
+    }
+    if (!model_.FindPod(victim.pod.meta.namespace_ + "/" + name)) return name;
+  }
+}
+
+void Simulator::PlanApplies(const std::vector<PodId>& pods) {
+  std::string last_key;
+  for (PodId id : pods) {
+    const std::string key = ApplyGroupKey(model_.pods()[static_cast<std::size_t>(id)].pod);
+    if (applies_.empty() || key.empty() || key != last_key) applies_.emplace_back();
+    applies_.back().push_back(id);
+    last_key = key;
+  }
+}
+
+bool Simulator::ReleaseNextApply() {
+  // Settled: nothing to attempt but pods parked unschedulable, and no termination in flight.
+  if (next_apply_ >= applies_.size() || !queue_.Empty() || terminations_in_flight_ > 0) return false;
+  const std::vector<PodId>& next = applies_[next_apply_];
+  if (stop_before_ != kNoId && std::find(next.begin(), next.end(), stop_before_) != next.end()) {
+    stopped_ = true;
+    return false;
+  }
+  const std::size_t number = ++next_apply_;
+  for (PodId id : applies_[number - 1]) {
+    PodInfo& pod = model_.pods()[static_cast<std::size_t>(id)];
+    if (pod.state != PodState::kPending) continue;
+    Emit(EventReason::kCreated, pod, "",
+         fmt::format("applied (apply {} of {}, --arrival sequential); it enters the scheduling queue",
+                     number, applies_.size()));
+    Enqueue(id);
+  }
+  return true;
+}
+
+void Simulator::ProcessTimed(const Timed& t) {
+  if (t.kind == TimedKind::kTerminationDone) --terminations_in_flight_;
+  PodInfo& pod = model_.pods()[static_cast<std::size_t>(t.pod)];
+  switch (t.kind) {
+    case TimedKind::kArrival:
+      if (pod.state != PodState::kPending) return;
+      Emit(EventReason::kCreated, pod, "", "pod created; it enters the scheduling queue");
+      Enqueue(t.pod);
+      return;
+    case TimedKind::kTerminationDone: {
+      if (pod.state != PodState::kTerminating) return;
+      const std::string node = model_.nodes()[static_cast<std::size_t>(pod.node)].name;
+      model_.Remove(t.pod, now_);
+      Emit(EventReason::kDeleted, pod, node,
+           fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
+      queue_.OnEvent(ClusterEvent::kAssignedPodDelete, t.pod, now_);
+      if (pod.owned && pod.terminating_by_preemption && !pod.replaced && IsStatefulSetPod(pod)) {
+        // The StatefulSet controller recreates pod <name>-<ordinal> once the old one is deleted.
+        const PodId replacement = model_.AddReplacement(t.pod, pod.pod.meta.name, now_);
+        PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
+        Emit(EventReason::kCreated, r, "",
+             fmt::format("recreated by its StatefulSet under the same name, replacing preempted pod {}",
+                         pod.key));
+        Enqueue(replacement);
+      }
+      return;
+    }
+  }
+}
+
+void Simulator::Enqueue(PodId pod_id) {
+  PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  if (pod.waits_for_group) {
+    pod.last_failure = fmt::format("waiting for PodGroup {}/{}, which does not exist",
+                                   pod.pod.meta.namespace_, pod.pod.spec.scheduling_group->pod_group_name);
+    return;
+  }
+  const std::string& scheduler = pod.pod.spec.scheduler_name;
+  if (pod.group == kNoId && !scheduler.empty() && scheduler != "default-scheduler") {
+    // Another scheduler's pod: kube-scheduler's default profile never picks it up.
+    pod.last_failure = fmt::format("schedulerName {} is not served by this profile", scheduler);
+    return;
+  }
+  if (const std::vector<std::string>& gates = pod.pod.spec.scheduling_gates; !gates.empty()) {
+    // SchedulingGates.PreEnqueue: UnschedulableAndUnresolvable "waiting for scheduling gates:
+    // %v"; the pod never reaches activeQ (no attempt, no FailedScheduling event, never a
+    // preemptor). Gates are only removed by an update, which a run does not make.
+    std::string names;
+    for (const std::string& gate : gates) names += (names.empty() ? "" : " ") + gate;
+    pod.last_failure = fmt::format("waiting for scheduling gates: [{}]", names);
+    return;
+  }
+  pod.in_queue = true;
+  if (pod.group != kNoId) {
+    queue_.Activate(GroupEntity(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
+  } else {
+    queue_.Add(pod_id, now_);
+  }
+}
+
+void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int32_t priority,
+                                      const std::string& preemptor_key) {
+  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  std::vector<PodId> lower;
+  for (PodId other : node.nominated) {
+    if (other != preemptor && model_.pods()[static_cast<std::size_t>(other)].priority < priority) {
+      lower.push_back(other);
+    }
+  }
+  for (PodId other : lower) {
+    model_.SetNomination(other, kNoId);
+    Emit(EventReason::kNominated, model_.pods()[static_cast<std::size_t>(other)], "",
+         fmt::format("nomination to node {} cleared: {} (priority {}) preempts there", node.name,
+                     preemptor_key, priority));
+  }
+}
+
+void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by,
+                               const std::string& by_group, const std::string& node_for_message) {
+  for (const Victim& v : victims) {
+    PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    if (victim.IsTerminating()) continue;  // already being deleted: no API call
+    model_.MarkTerminating(v.pod, /*by_preemption=*/true);
+    victim.pod.meta.deletion_timestamp =
+        WallTime{model_.origin_unix_us() + (now_ + SimDuration{victim.grace_us}).time_since_epoch().count()};
+    victim.pod.status.conditions.push_back(PodCondition{
+        "DisruptionTarget", "True", "PreemptionByScheduler",
+        fmt::format("default-scheduler: preempting to accommodate a higher priority {}",
+                    by_group.empty() ? "pod" : "pod group")});
+    SimEvent e;
+    e.time = now_;
+    e.reason = EventReason::kPreempted;
+    e.pod = victim.key;
+    e.node = model_.nodes()[static_cast<std::size_t>(victim.node)].name;
+    e.by = by.key;
+    e.by_group = by_group;
+    e.pdb_violation = v.pdb_violating;
+    e.message = by_group.empty()
+                    ? fmt::format("Preempted by pod {} on node {}", by.key, node_for_message)
+                    : fmt::format("Preempted by pod group {} on node {}", by_group, e.node);
+    if (v.all_group != kNoId) {
+      GroupInfo& all = model_.groups()[static_cast<std::size_t>(v.all_group)];
+      e.victim_group = all.key;
+      e.message += fmt::format(" (as part of pod group {}, disruptionMode All)", all.key);
+      all.preempted_whole = true;
+      for (std::int32_t leaf : all.leaves) model_.groups()[static_cast<std::size_t>(leaf)].preempted_whole = true;
+    }
+    if (victim.group != kNoId) {
+      // Count the loss on the leaf and every ancestor.
+      for (std::int32_t g = victim.group; g != kNoId; g = model_.groups()[static_cast<std::size_t>(g)].parent) {
+        ++model_.groups()[static_cast<std::size_t>(g)].preempted;
+        if (g == model_.groups()[static_cast<std::size_t>(g)].root) break;
+      }
+    }
+    e.round = round_;
+    result_.events.push_back(std::move(e));
+    ++result_.stats.victims;
+    AddTimed(now_ + SimDuration{victim.grace_us}, TimedKind::kTerminationDone, v.pod);
+    if (victim.owned && !IsStatefulSetPod(victim)) {
+      const PodId replacement = model_.AddReplacement(v.pod, ReplacementName(victim), now_);
+      PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
+      Emit(EventReason::kCreated, r, "",
+           fmt::format("created by its controller to replace preempted pod {}", victim.key));
+      Enqueue(replacement);
+    }
+  }
+}
+
+void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
+  // Mirrors the executor's async preemption (spec §12.3): clear lower nominations, then preempt
+  // every victim; the preemptor is nominated.
+  PodInfo& preemptor = model_.pods()[static_cast<std::size_t>(preemptor_id)];
+  const std::string node_name = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+  ClearLowerNominations(d.node, preemptor_id, preemptor.priority, preemptor.key);
+  PreemptVictims(d.candidate->victims, preemptor, "", node_name);
+  model_.SetNomination(preemptor_id, d.node);
+  Emit(EventReason::kNominated, preemptor, node_name,
+       fmt::format("nominated to node {} while {} victim(s) terminate", node_name,
+                   d.candidate->victims.size()));
+}
+
+void Simulator::ScheduleGroup(std::int32_t root) {
+  // One pod-group cycle (spec §17) and, when the group cannot be placed, workload-aware
+  // preemption (§18).
+  ++round_;
+  ++result_.stats.scheduling_attempts;
+  const PodId entity = GroupEntity(root);
+  GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  const std::vector<PodId> pending = framework_.PendingMembers(root);
+  if (pending.empty()) return;
+  if (auto error = framework_.ValidateGroup(root)) {
+    group.rejected = true;
+    group.message = *error;
+    for (PodId id : pending) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      p.last_failure = *error;
+      Emit(EventReason::kFailedScheduling, p, "", *error);
+    }
+    queue_.AddUnschedulable(entity, ~PluginMask{0}, now_);
+    return;
+  }
+  group.rejected = false;
+  GroupPlacement placement = framework_.PlaceGroup(root, pending);
+  if (placement.feasible) {
+    for (const auto& [id, node] : placement.assigned) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      model_.Bind(id, node, now_);
+      ++result_.stats.pods_scheduled;
+      const std::string& name = model_.nodes()[static_cast<std::size_t>(node)].name;
+      Emit(EventReason::kScheduled, p, name, fmt::format("Successfully assigned {} to {}", p.key, name));
+    }
+    for (const auto& [id, message] : placement.failed) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      p.last_failure = message;
+      Emit(EventReason::kFailedScheduling, p, "", message);
+    }
+    group.message.clear();
+    for (const auto& [id, node] : placement.assigned) {
+      queue_.OnEvent(ClusterEvent::kAssignedPodAdd, id, now_);
+    }
+    if (!placement.failed.empty()) {
+      queue_.AddUnschedulable(entity, placement.rejectors ? placement.rejectors : ~PluginMask{0}, now_);
+    }
+    return;
+  }
+  GroupPreemption wap = framework_.PreemptGroup(root, pending, nullptr);
+  group.message = placement.message + ". pod group preemption: " + wap.message;
+  for (PodId id : pending) {
+    PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+    std::string own = placement.message;
+    for (const auto& [failed_id, message] : placement.failed) {
+      if (failed_id == id) own = message;
+    }
+    p.last_failure = own + ". pod group preemption: " + wap.message;
+    Emit(EventReason::kFailedScheduling, p, "", p.last_failure);
+  }
+  if (wap.kind == GroupPreemption::Kind::kPreempt) {
+    RecordDecision(std::move(wap.record));
+    const PodInfo& by = model_.pods()[static_cast<std::size_t>(
+        wap.assignments.empty() ? pending.front() : wap.assignments.front().first)];
+    for (const auto& [id, node] : wap.assignments) ClearLowerNominations(node, id, group.priority, group.key);
+    PreemptVictims(wap.victims, by, group.key, "");
+    for (const auto& [id, node] : wap.assignments) {
+      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      model_.SetNomination(id, node);
+      const std::string& name = model_.nodes()[static_cast<std::size_t>(node)].name;
+      Emit(EventReason::kNominated, p, name,
+           fmt::format("nominated to node {} by workload-aware preemption for pod group {}", name, group.key));
+    }
+  }
+  queue_.AddUnschedulable(entity, placement.rejectors ? placement.rejectors : ~PluginMask{0}, now_);
+}
+
+void Simulator::Schedule(PodId pod_id) {
+  framework_.SetNow(now_);
+  if (pod_id < 0) {
+    ScheduleGroup(GroupOf(pod_id));
+    return;
+  }
+  ++round_;
+  ++result_.stats.scheduling_attempts;
+  PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  if (pod.state != PodState::kPending) return;
+  if (pod.pod.meta.deletion_timestamp) {
+    // Rule 3.7: a pod being deleted is skipped; it goes away.
+    model_.Remove(pod_id, now_);
+    Emit(EventReason::kDeleted, pod, "", "pod has a deletionTimestamp; the scheduler skips it");
+    return;
+  }
+  Decision d = framework_.Decide(pod_id, nullptr);
+  switch (d.kind) {
+    case Decision::Kind::kBind: {
+      pod.in_queue = false;
+      queue_.Remove(pod_id);
+      model_.Bind(pod_id, d.node, now_);
+      ++result_.stats.pods_scheduled;
+      const std::string& node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+      Emit(EventReason::kScheduled, pod, node,
+           fmt::format("Successfully assigned {} to {}", pod.key, node));
+      queue_.OnEvent(ClusterEvent::kAssignedPodAdd, pod_id, now_);
+      return;
+    }
+    case Decision::Kind::kPreempt:
+      pod.last_failure = d.message;
+      Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      RecordDecision(std::move(d.record));
+      Actuate(pod_id, d);
+      break;
+    case Decision::Kind::kFail:
+      pod.last_failure = d.message;
+      Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      if (d.clear_nomination && pod.nominated != kNoId) {
+        const std::string old = model_.nodes()[static_cast<std::size_t>(pod.nominated)].name;
+        model_.SetNomination(pod_id, kNoId);
+        Emit(EventReason::kNominated, pod, "",
+             fmt::format("nomination to node {} cleared: preemption found no candidate", old));
+      }
+      break;
+  }
+  queue_.AddUnschedulable(pod_id, d.rejectors, now_);
+}
+
+SimulationResult Simulator::Run() {
+  result_.profile = Profile::kDefault;
+  result_.origin = WallTime{model_.origin_unix_us()};
+  // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order;
+  // with `--arrival sequential`, those without a creationTimestamp one apply at a time.
+  std::vector<PodId> sequential;
+  for (std::size_t i = 0; i < model_.pods().size(); ++i) {
+    PodInfo& pod = model_.pods()[i];
+    if (pod.state != PodState::kPending) continue;
+    SimTime at{};
+    if (pod.pod.meta.creation_timestamp) {
+      const std::int64_t rel = pod.pod.meta.creation_timestamp->unix_micros - model_.origin_unix_us();
+      if (rel > 0) at = SimTime{SimDuration{rel}};
+    }
+    if (options_.arrival == Arrival::kSequential && !pod.pod.meta.creation_timestamp) {
+      sequential.push_back(static_cast<PodId>(i));
+    } else if (at == SimTime{}) {
+      Enqueue(static_cast<PodId>(i));
+    } else {
+      AddTimed(at, TimedKind::kArrival, static_cast<PodId>(i));
+    }
+  }
+  // Pods already terminating in the input go away at their deletionTimestamp.
+  for (std::size_t i = 0; i < model_.pods().size(); ++i) {
+    PodInfo& pod = model_.pods()[i];
+    if (pod.state != PodState::kTerminating) continue;
+    std::int64_t rel = pod.pod.meta.deletion_timestamp->unix_micros - model_.origin_unix_us();
+    AddTimed(SimTime{SimDuration{std::max<std::int64_t>(0, rel)}}, TimedKind::kTerminationDone,
+             static_cast<PodId>(i));
+  }
+
+  PlanApplies(sequential);
+  result_.end_reason = "quiescent";
+  for (;;) {
+    while (!timed_.empty() && timed_.top().at <= now_) {
+      Timed t = timed_.top();
+      timed_.pop();
+      ProcessTimed(t);
+    }
+    queue_.Flush(now_);
+    if (auto pod = queue_.Pop()) {
+      Schedule(*pod);
+      continue;
+    }
+    if (ReleaseNextApply()) continue;
+    if (stopped_) break;
+    std::optional<SimTime> next;
+    if (!timed_.empty()) next = timed_.top().at;
+    if (auto flush = queue_.NextFlushTime(now_); flush && (!next || *flush < *next)) next = flush;
+    if (!next) break;
+    if (options_.until && *next > SimTime{*options_.until}) {
+      now_ = SimTime{*options_.until};
+      result_.end_reason = "until";
+      break;
+    }
+    now_ = *next;
+  }
+  if (options_.until && result_.end_reason != "until" && now_ < SimTime{*options_.until}) {
+    // Quiescent before the deadline: nothing more could happen.
+  }
+  result_.end_time = now_;
+  return Collect();
+}
+
+std::optional<ExplainResult> Simulator::ExplainWhenApplied(PodId pod) {
+  stop_before_ = pod;
+  (void)Run();
+  if (!stopped_) return std::nullopt;
+  framework_.SetNow(now_);
+  ExplainResult result;
+  (void)framework_.Decide(pod, &result);
+  return result;
+}
+
+SimulationResult Simulator::Collect() {
+  result_.stats.preemption_attempts = framework_.preemption_attempts();
+  result_.stats.dry_runs = framework_.dry_runs();
+  for (const PodInfo& pod : model_.pods()) {
+    PodOutcome out;
+    out.pod = pod.key;
+    out.priority = pod.priority;
+    out.state = pod.state;
+    if (pod.node != kNoId) out.node = model_.nodes()[static_cast<std::size_t>(pod.node)].name;
+    else if (pod.state == PodState::kRunning) out.node = pod.pod.spec.node_name;
+    if (pod.nominated != kNoId) {
+      out.nominated_node = model_.nodes()[static_cast<std::size_t>(pod.nominated)].name;
+    }
+    if (pod.state == PodState::kPending || (pod.node == kNoId && !pod.last_failure.empty())) {
+      out.reason = pod.last_failure;
+      if (out.reason.empty() && pod.state == PodState::kPending) {
+        out.reason = pod.in_queue ? "not attempted before the run ended" : "not scheduled";
+      }
+    }
+    if (pod.state == PodState::kPending && !pod.pod.spec.scheduling_gates.empty()) {
+      out.condition = "SchedulingGated";
+    }
+    if (pod.replacement_of != kNoId) {
+      out.replacement_of = model_.pods()[static_cast<std::size_t>(pod.replacement_of)].key;
+    }
+    if (pod.pod.spec.scheduling_group) {
+      out.pod_group = pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name;
+    }
+    out.scheduled_at = pod.scheduled_at;
+    out.deleted_at = pod.deleted_at;
+    result_.pods.push_back(std::move(out));
+  }
+  for (const GroupInfo& g : model_.groups()) {
+    const GroupInfo& root = model_.groups()[static_cast<std::size_t>(g.root)];
+    GroupOutcome out;
+    out.group = g.key;
+    out.composite = g.composite;
+    if (g.parent != kNoId) out.parent = model_.groups()[static_cast<std::size_t>(g.parent)].key;
+    out.priority = g.priority;
+    out.disruption_mode = g.mode == DisruptionMode::kAll ? "All" : "Single";
+    out.min_count = g.min_count;
+    out.preempted = g.preempted;
+    for (std::int32_t leaf : g.leaves) {
+      for (PodId id : model_.groups()[static_cast<std::size_t>(leaf)].members) {
+        const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+        if (p.replaced) continue;  // its replacement counts instead
+        ++out.pods;
+        out.placed += p.state == PodState::kRunning ? 1 : 0;
+      }
+    }
+    out.message = root.message;
+    if (root.rejected) {
+      out.state = "Rejected";
+    } else if (out.pods > 0 && out.placed == out.pods) {
+      out.state = "Scheduled";
+    } else if (out.placed > 0) {
+      out.state = g.gang && out.placed < g.min_count ? "WaitingForMinCount" : "Partial";
+    } else if (g.preempted_whole) {
+      out.state = "PreemptedWhole";
+    } else {
+      out.state = g.gang ? "WaitingForMinCount" : "Pending";
+    }
+    if (out.state == "Scheduled") out.message.clear();
+    result_.groups.push_back(std::move(out));
+  }
+  for (const NodeInfo& node : model_.nodes()) {
+    NodeOutcome out;
+    out.node = node.name;
+    out.allocatable = node.allocatable;
+    out.requested = node.requested;
+    for (PodId p : node.pods) out.pods.push_back(model_.pods()[static_cast<std::size_t>(p)].key);
+    result_.nodes.push_back(std::move(out));
+  }
+  return std::move(result_);
+}
+
+std::string NormalizePodKey(std::string_view key) {
+  if (key.find('/') == std::string_view::npos) return "default/" + std::string(key);
+  return std::string(key);
+}
+
+}  // namespace
+
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
+  Simulator sim(state, options);
+  return sim.Run();
+}
+
+namespace {
+
+// The explanation of root group `root`'s cycle at time 0.
+ExplainResult ExplainGroupCycle(ClusterModel& model, Framework& framework, std::int32_t root) {
+  ExplainResult result;
+  result.profile = Profile::kDefault;
+  const GroupInfo& group = model.groups()[static_cast<std::size_t>(root)];
+  GroupExplain g;
+  g.group = group.key;
+  g.priority = group.priority;
+  result.pod = group.key;
+  result.priority = group.priority;
+  const std::vector<PodId> pending = framework.PendingMembers(root);
+  for (PodId id : pending) g.members.push_back(model.pods()[static_cast<std::size_t>(id)].key);
+  if (auto error = framework.ValidateGroup(root)) {
+    g.validation_error = *error;
+    result.eligible = false;
+    result.eligibility_message = *error;
+    result.message = *error;
+    result.group = std::move(g);
+    return result;
+  }
+  if (pending.empty()) {
+    result.message = fmt::format("pod group {} has no pending pods", group.key);
+    result.group = std::move(g);
+    return result;
+  }
+  GroupPlacement placement = framework.PlaceGroup(root, pending);
+  for (const auto& [id, node] : placement.assigned) {
+    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
+                             model.nodes()[static_cast<std::size_t>(node)].name);
+  }
+  for (const auto& [id, why] : placement.failed) {
+    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key, why);
+  }
+  g.placeable = placement.feasible;
+  g.placement_message = placement.message;
+  result.eligible = true;
+  if (placement.feasible) {
+    result.message = fmt::format("the group fits without preemption: {} of {} pending pods placed",
+                                 placement.assigned.size(), pending.size());
+    result.group = std::move(g);
+    return result;
+  }
+  const GroupPreemption wap = framework.PreemptGroup(root, pending, &g.reprieve);
+  g.preemption_message = "pod group preemption: " + wap.message;
+  result.message = placement.message + ". " + g.preemption_message;
+  if (wap.kind == GroupPreemption::Kind::kPreempt) {
+    ChosenCandidate chosen;
+    chosen.node = "cluster";
+    for (const Victim& v : wap.victims) {
+      const std::string& key = model.pods()[static_cast<std::size_t>(v.pod)].key;
+      chosen.victims.push_back(key);
+      g.victims.push_back(key);
+    }
+    chosen.decided_by = "workload-aware preemption: remove every lower-priority victim, place the group "
+                        "once, reprieve against that placement";
+    result.chosen = std::move(chosen);
+    for (const auto& [id, node] : wap.assignments) {
+      g.nominations.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
+                                 model.nodes()[static_cast<std::size_t>(node)].name);
+    }
+  } else if (wap.kind == GroupPreemption::Kind::kFail &&
+             wap.message.rfind("not eligible", 0) == 0) {
+    result.eligible = false;
+    result.eligibility_message = wap.message;
+  }
+  result.group = std::move(g);
+  return result;
+}
+
+}  // namespace
+
+Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
+                                     std::string_view group) {
+  if (!options.gates.generic_workload) {
+    return MakeError(ErrorCode::kFailedPrecondition,
+                     "pod groups are scheduled as groups only with --feature-gates GenericWorkload=true");
+  }
+  ClusterModel model(state, options);
+  const std::string key = NormalizePodKey(group);
+  for (std::size_t i = 0; i < model.groups().size(); ++i) {
+    if (model.groups()[i].key == key) {
+      Framework framework(model, options);
+      return ExplainGroupCycle(model, framework, model.groups()[i].root);
+    }
+  }
+  return MakeError(ErrorCode::kNotFound, fmt::format("pod group {} not found in the input", key));
+}
+
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod) {
+  ClusterModel model(state, options);
+  const std::string key = NormalizePodKey(pod);
+  auto id = model.FindPod(key);
+  if (!id) {
+    return MakeError(ErrorCode::kNotFound, fmt::format("pod {} not found in the input", key));
+  }
+  const PodInfo& info = model.pods()[static_cast<std::size_t>(*id)];
+  if (info.state == PodState::kPending && !info.pod.spec.scheduling_gates.empty()) {
+    // SchedulingGates.PreEnqueue keeps it out of the queue: there is no cycle to explain.
+    std::string names;
+    for (const std::string& gate : info.pod.spec.scheduling_gates) {
+      names += (names.empty() ? "" : " ") + gate;
+    }
+    return MakeError(ErrorCode::kFailedPrecondition,
+                     fmt::format("pod {} is SchedulingGated (waiting for scheduling gates: [{}]): "
+                                 "kube-scheduler makes no attempt for it until its gates are "
+                                 "removed",
+                                 key, names));
+  }
+  if (info.group != kNoId && info.state == PodState::kPending) {
+    // Scheduled through its group: explain the group's cycle.
+    Framework framework(model, options);
+    ExplainResult result =
+        ExplainGroupCycle(model, framework, model.groups()[static_cast<std::size_t>(info.group)].root);
+    result.pod = key;
+    result.priority = info.priority;
+    return result;
+  }
+  if (info.state != PodState::kPending) {
+    return MakeError(ErrorCode::kFailedPrecondition,
+                     fmt::format("pod {} is not pending (it is {} on node {}); explain needs a pod "
+                                 "that waits for scheduling",
+                                 key, PodStateName(info.state), info.pod.spec.node_name));
+  }
+  if (options.arrival == Arrival::kSequential && !info.pod.meta.creation_timestamp) {
+    // Explain the attempt the pod makes when its apply arrives, after the earlier ones settled.
+    Simulator sim(state, options);
+    if (std::optional<ExplainResult> at_apply = sim.ExplainWhenApplied(*id)) return *at_apply;
+  }
+  Framework framework(model, options);
+  ExplainResult result;
+  (void)framework.Decide(*id, &result);
+  return result;
+}
+
+}  // namespace kpsim::engine

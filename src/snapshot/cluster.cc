@@ -1,0 +1,501 @@
+#include "snapshot/cluster.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+
+namespace kpsim::engine {
+namespace {
+
+constexpr std::int64_t kDefaultMilliCpuRequest = 100;                 // 0.1 core
+constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;  // 200 MB
+
+// Appends a canonical text of the node-local constraints of `spec` (tolerations, node selector,
+// required node affinity): pods with equal texts get equal verdicts from the node-local filters.
+void AppendStaticKey(const PodSpec& spec, std::string& out) {
+  out += "tol[";
+  for (const Toleration& t : spec.tolerations) {
+    out += fmt::format("{}|{}|{}|{};", t.key, static_cast<int>(t.op), t.value,
+                       t.effect ? static_cast<int>(*t.effect) : -1);
+  }
+  out += "]name[" + spec.node_name;
+  out += "]sel[";
+  for (const auto& [k, v] : spec.node_selector) out += fmt::format("{}={};", k, v);
+  out += "]aff[";
+  if (spec.affinity.node_affinity_required) {
+    for (const NodeSelectorTerm& term : spec.affinity.node_affinity_required->terms) {
+      out += "(";
+      for (const auto* reqs : {&term.match_expressions, &term.match_fields}) {
+        for (const NodeSelectorRequirement& r : *reqs) {
+          out += fmt::format("{}{}{};", r.key, static_cast<int>(r.op), fmt::join(r.values, ","));
+        }
+        out += "|";
+      }
+      out += ")";
+    }
+  } else {
+    out += "none";
+  }
+  out += "]";
+}
+
+std::int32_t Intern(std::unordered_map<std::string, std::int32_t>& ids, std::string key) {
+  auto [it, inserted] = ids.try_emplace(std::move(key), static_cast<std::int32_t>(ids.size()));
+  return it->second;
+}
+
+std::string ZoneKey(const Labels& labels) {
+  const std::string* region = FindLabel(labels, "topology.kubernetes.io/region");
+  const std::string* zone = FindLabel(labels, "topology.kubernetes.io/zone");
+  std::string key = region ? *region : "";
+  key += ":\x00:";
+  if (zone) key += *zone;
+  return key;
+}
+
+std::int32_t ScaledCeil(std::int32_t percent, std::int32_t count) {
+  return static_cast<std::int32_t>((static_cast<std::int64_t>(percent) * count + 99) / 100);
+}
+
+}  // namespace
+
+std::int32_t PdbState::Desired() const {
+  const PodDisruptionBudget& pdb = *api;
+  if (pdb.max_unavailable) {
+    const IntOrString& mu = *pdb.max_unavailable;
+    std::int32_t unavailable = mu.is_percent ? ScaledCeil(mu.value, expected) : mu.value;
+    return std::max(0, expected - unavailable);
+  }
+  if (pdb.min_available) {
+    const IntOrString& ma = *pdb.min_available;
+    return ma.is_percent ? ScaledCeil(ma.value, expected) : ma.value;
+  }
+  return 0;
+}
+
+std::int32_t PdbState::DisruptionsAllowed() const {
+  if (given_allowed) {
+    return std::max(0, *given_allowed + (healthy - healthy_at_start) -
+                           (Desired() - desired_at_start));
+  }
+  return std::max(0, healthy - Desired());
+}
+
+void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& gates) {
+  generic_workload_ = gates.generic_workload;
+  if (!generic_workload_) return;
+  std::unordered_map<std::string, std::int32_t> composites;
+  for (const PodGroup& api : state.pod_groups) {
+    if (api.composite && !gates.composite_pod_group) continue;  // the API is off
+    GroupInfo g;
+    g.api = &api;
+    g.key = api.meta.namespace_ + "/" + api.meta.name;
+    g.composite = api.composite;
+    g.priority = api.priority.value_or(0);
+    g.mode = api.disruption_mode.value_or(DisruptionMode::kSingle);
+    g.gang = gates.gang_scheduling && !api.composite && api.scheduling_policy.gang;
+    g.min_count = g.gang ? api.scheduling_policy.min_count : 0;
+    const auto id = static_cast<std::int32_t>(groups_.size());
+    (api.composite ? composites : group_ids_).emplace(g.key, id);
+    groups_.push_back(std::move(g));
+  }
+  // Parents (CompositePodGroup gate), then roots and `all` ancestors, walking up at most
+  // WorkloadMaxTreeDepth levels and breaking cycles.
+  constexpr int kMaxTreeDepth = 10;
+  for (GroupInfo& g : groups_) {
+    const std::string& parent = g.api->parent_composite_pod_group_name;
+    if (!gates.composite_pod_group || parent.empty()) continue;
+    auto it = composites.find(g.api->meta.namespace_ + "/" + parent);
+    if (it != composites.end()) g.parent = it->second;
+  }
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    std::vector<std::int32_t> path{static_cast<std::int32_t>(i)};
+    for (int depth = 0; depth < kMaxTreeDepth; ++depth) {
+      const std::int32_t parent = groups_[static_cast<std::size_t>(path.back())].parent;
+      if (parent == kNoId || std::find(path.begin(), path.end(), parent) != path.end()) break;
+      path.push_back(parent);
+    }
+    GroupInfo& g = groups_[i];
+    g.root = path.back();
+    for (std::int32_t id : path) {
+      if (groups_[static_cast<std::size_t>(id)].mode == DisruptionMode::kAll) g.all_ancestor = id;
+    }
+    if (!g.composite) {
+      for (std::int32_t id : path) groups_[static_cast<std::size_t>(id)].leaves.push_back(static_cast<std::int32_t>(i));
+    }
+  }
+}
+
+void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
+  if (!generic_workload_ || !info.pod.spec.scheduling_group) return;
+  auto it = group_ids_.find(info.pod.meta.namespace_ + "/" + info.pod.spec.scheduling_group->pod_group_name);
+  if (it == group_ids_.end()) {
+    info.waits_for_group = true;
+    return;
+  }
+  GroupInfo& g = groups_[static_cast<std::size_t>(it->second)];
+  info.group = it->second;
+  g.members.push_back(id);
+  // Workload-aware preemption: the topmost resolved group's priority, and any group member
+  // ranks as a PodGroup victim (MoreImportantVictim).
+  info.victim_priority = groups_[static_cast<std::size_t>(g.root)].priority;
+  info.all_unit = g.all_ancestor;
+  info.type_rank = 2;
+}
+
+PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
+  PodInfo info;
+  info.pod = pod;
+  info.is_input = is_input;
+  info.key = pod.meta.namespace_ + "/" + pod.meta.name;
+  info.uid = pod.meta.uid.empty() ? info.key : pod.meta.uid;
+  info.priority = pod.spec.priority.value_or(0);
+  info.victim_priority = info.priority;
+  info.preemption_policy =
+      pod.spec.preemption_policy.value_or(PreemptionPolicy::kPreemptLowerPriority);
+  info.request = pod.spec.requests;
+  info.request.pods += 1;
+  info.nonzero_cpu =
+      pod.spec.requests.milli_cpu == 0 ? kDefaultMilliCpuRequest : pod.spec.requests.milli_cpu;
+  info.nonzero_memory =
+      pod.spec.requests.memory == 0 ? kDefaultMemoryRequest : pod.spec.requests.memory;
+  info.has_pod_affinity = !pod.spec.affinity.pod_affinity_required.empty() ||
+                          !pod.spec.affinity.pod_anti_affinity_required.empty();
+  if (pod.spec.termination_grace_period_seconds) {
+    info.grace_us = std::max<std::int64_t>(0, *pod.spec.termination_grace_period_seconds) * 1'000'000;
+  }
+  info.owned = !pod.meta.owner_references.empty();
+  info.pod.status.nominated_node_name.clear();  // applied through SetNomination
+  for (std::size_t i = 0; i < pdbs_.size(); ++i) {
+    const PdbState& pdb = pdbs_[i];
+    if (pdb.api->meta.namespace_ != pod.meta.namespace_) continue;
+    if (!pdb.api->selector || pdb.api->selector->IsEmpty() || pod.meta.labels.empty()) continue;
+    if (pdb.api->selector->Matches(pod.meta.labels)) info.pdbs.push_back(static_cast<std::int32_t>(i));
+  }
+  Classify(info);
+  return info;
+}
+
+void ClusterModel::Classify(PodInfo& info) {
+  std::string static_key;
+  AppendStaticKey(info.pod.spec, static_key);
+  info.static_class = Intern(static_class_ids_, static_key);
+  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|", info.pod.meta.namespace_, info.priority,
+                                info.request.milli_cpu, info.request.memory,
+                                info.request.ephemeral_storage, info.request.pods,
+                                info.static_class);
+  for (const auto& [name, value] : info.request.scalar) key += fmt::format("{}={};", name, value);
+  if (info.has_pod_affinity) key += "#" + info.key;  // never shares results
+  info.equivalence_class = Intern(class_ids_, std::move(key));
+}
+
+ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& options) {
+  origin_us_ = options.origin ? options.origin->unix_micros : 0;
+  for (const Namespace& ns : state.namespaces) {
+    Labels labels = ns.meta.labels;
+    if (!FindLabel(labels, "kubernetes.io/metadata.name")) {
+      labels.emplace_back("kubernetes.io/metadata.name", ns.meta.name);
+      std::sort(labels.begin(), labels.end());
+    }
+    namespace_labels_.emplace_back(ns.meta.name, std::move(labels));
+  }
+
+  nodes_.reserve(state.nodes.size());
+  std::vector<std::string> zones;
+  std::vector<std::vector<NodeId>> zone_nodes;
+  for (const Node& node : state.nodes) {
+    NodeInfo info;
+    info.api = &node;
+    info.name = node.meta.name;
+    info.allocatable = node.allocatable;
+    const auto id = static_cast<NodeId>(nodes_.size());
+    node_ids_.emplace(info.name, id);
+    nodes_.push_back(std::move(info));
+    std::string zone = ZoneKey(node.meta.labels);
+    auto it = std::find(zones.begin(), zones.end(), zone);
+    if (it == zones.end()) {
+      zones.push_back(zone);
+      zone_nodes.emplace_back();
+      it = zones.end() - 1;
+    }
+    zone_nodes[static_cast<std::size_t>(it - zones.begin())].push_back(id);
+  }
+  // kube-scheduler's nodeTree.list(): one node of each zone in turn.
+  for (std::size_t index = 0; node_order_.size() < nodes_.size(); ++index) {
+    for (const auto& members : zone_nodes) {
+      if (index < members.size()) node_order_.push_back(members[index]);
+    }
+  }
+  order_pos_.resize(nodes_.size());
+  for (std::size_t pos = 0; pos < node_order_.size(); ++pos) {
+    order_pos_[static_cast<std::size_t>(node_order_[pos])] = static_cast<std::int32_t>(pos);
+  }
+
+  for (const PodDisruptionBudget& pdb : state.pdbs) {
+    PdbState s;
+    s.api = &pdb;
+    s.key = pdb.meta.namespace_ + "/" + pdb.meta.name;
+    s.disrupted_pods = pdb.disrupted_pods;
+    std::sort(s.disrupted_pods.begin(), s.disrupted_pods.end());
+    s.given_allowed = pdb.disruptions_allowed;
+    pdbs_.push_back(std::move(s));
+  }
+
+  pdb_pods_.resize(pdbs_.size());
+  BuildGroups(state, options.gates);
+  for (const Pod& pod : state.pods) {
+    PodInfo info = MakePodInfo(pod, /*is_input=*/true);
+    const auto id = static_cast<PodId>(pods_.size());
+    pod_ids_.emplace(info.key, id);
+    JoinGroup(info, id);
+    const bool terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+    pods_.push_back(std::move(info));
+    PodInfo& p = pods_.back();
+    for (std::int32_t pdb : p.pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
+    if (terminal) {
+      p.state = PodState::kDeleted;
+      p.last_failure = fmt::format("phase {}: terminal pods hold no resources", pod.status.phase);
+      continue;
+    }
+    for (std::int32_t pdb : p.pdbs) pdbs_[static_cast<std::size_t>(pdb)].expected += 1;
+    if (!pod.spec.node_name.empty()) {
+      if (auto node = FindNode(pod.spec.node_name)) {
+        Bind(id, *node, SimTime{});
+        // Without status.startTime a victim counts as starting "now" at each evaluation
+        // (GetPodStartTime).
+        p.start_unix_us.reset();
+        if (pod.status.start_time) p.start_unix_us = pod.status.start_time->unix_micros;
+        if (pod.meta.deletion_timestamp) {
+          bool by_preemption = false;
+          for (const PodCondition& c : pod.status.conditions) {
+            if (c.type == "DisruptionTarget") {
+              by_preemption = c.status == "True" && c.reason == "PreemptionByScheduler";
+              break;
+            }
+          }
+          MarkTerminating(id, by_preemption);
+        }
+      } else {
+        p.state = PodState::kRunning;
+        p.last_failure = fmt::format("bound to node {}, which is not in the input", pod.spec.node_name);
+      }
+    }
+  }
+  for (PdbState& pdb : pdbs_) {
+    pdb.healthy_at_start = pdb.healthy;
+    pdb.desired_at_start = pdb.Desired();
+  }
+  // Nominations from the input (status.nominatedNodeName of pending pods).
+  for (std::size_t i = 0; i < state.pods.size(); ++i) {
+    const Pod& pod = state.pods[i];
+    if (pod.spec.node_name.empty() && !pod.status.nominated_node_name.empty() &&
+        pods_[i].state == PodState::kPending) {
+      if (auto node = FindNode(pod.status.nominated_node_name)) {
+        SetNomination(static_cast<PodId>(i), *node);
+      }
+    }
+  }
+}
+
+std::optional<NodeId> ClusterModel::FindNode(std::string_view name) const {
+  auto it = node_ids_.find(std::string(name));
+  if (it == node_ids_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<PodId> ClusterModel::FindPod(std::string_view key) const {
+  auto it = pod_ids_.find(std::string(key));
+  if (it == pod_ids_.end()) return std::nullopt;
+  return it->second;
+}
+
+const Labels& ClusterModel::NamespaceLabels(const std::string& ns) {
+  for (const auto& [name, labels] : namespace_labels_) {
+    if (name == ns) return labels;
+  }
+  namespace_labels_.emplace_back(ns, Labels{{"kubernetes.io/metadata.name", ns}});
+  return namespace_labels_.back().second;
+}
+
+void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta) {
+  if (info.pdbs.empty()) return;
+  for (std::int32_t pdb : info.pdbs) {
+    PdbState& state = pdbs_[static_cast<std::size_t>(pdb)];
+    const std::int32_t allowed = state.DisruptionsAllowed();
+    state.healthy += healthy_delta;
+    state.expected += expected_delta;
+    if (state.DisruptionsAllowed() != allowed) pdb_change_log_.push_back(pdb);
+  }
+  ++pdb_generation_;
+}
+
+void ClusterModel::Touch(NodeId node) {
+  ++nodes_[static_cast<std::size_t>(node)].generation;
+  change_log_.push_back(node);
+}
+
+void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
+  pod.node = node_id;
+  // Keep bind order (a reattached pod goes back where it was).
+  auto at = std::upper_bound(node.pods.begin(), node.pods.end(), pod.bind_seq,
+                             [&](std::uint64_t seq, PodId other) {
+                               return seq < pods_[static_cast<std::size_t>(other)].bind_seq;
+                             });
+  node.pods.insert(at, pod_id);
+  node.requested += pod.request;
+  node.nonzero_cpu += pod.nonzero_cpu;
+  node.nonzero_memory += pod.nonzero_memory;
+  Touch(node_id);
+  ++generation_;
+  if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) ++bound_with_affinity_;
+  if (pod.all_unit != kNoId) ++bound_in_all_units_;
+  ++bound_victim_priorities_[pod.victim_priority];
+}
+
+void ClusterModel::RemoveFromNode(PodId pod_id) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  NodeInfo& node = nodes_[static_cast<std::size_t>(pod.node)];
+  node.pods.erase(std::find(node.pods.begin(), node.pods.end(), pod_id));
+  node.requested -= pod.request;
+  node.nonzero_cpu -= pod.nonzero_cpu;
+  node.nonzero_memory -= pod.nonzero_memory;
+  Touch(pod.node);
+  ++generation_;
+  if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;
+  if (pod.all_unit != kNoId) --bound_in_all_units_;
+  const auto at = bound_victim_priorities_.find(pod.victim_priority);
+  if (--at->second == 0) bound_victim_priorities_.erase(at);
+}
+
+void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
+  pod.bind_seq = ++bind_counter_;
+  AddToNode(pod_id, node_id);
+  pod.state = PodState::kRunning;
+  pod.pod.spec.node_name = nodes_[static_cast<std::size_t>(node_id)].name;
+  pod.scheduled_at = now;
+  pod.start_unix_us = origin_us_ + now.time_since_epoch().count();
+  ++progress_generation_;
+  AdjustPdbs(pod, 1, 0);  // a pending pod already counted as expected
+}
+
+void ClusterModel::Assume(PodId pod_id, NodeId node_id) {
+  if (assumed_nomination_.size() <= static_cast<std::size_t>(pod_id)) {
+    assumed_nomination_.resize(static_cast<std::size_t>(pod_id) + 1, kNoId);
+  }
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  assumed_nomination_[static_cast<std::size_t>(pod_id)] = pod.nominated;
+  if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
+  pod.bind_seq = ++bind_counter_;
+  AddToNode(pod_id, node_id);
+}
+
+void ClusterModel::Forget(PodId pod_id) {
+  RemoveFromNode(pod_id);
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  pod.node = kNoId;
+  const NodeId nominated = assumed_nomination_[static_cast<std::size_t>(pod_id)];
+  if (nominated != kNoId) SetNomination(pod_id, nominated);
+}
+
+void ClusterModel::Detach(PodId pod_id) { RemoveFromNode(pod_id); }
+
+void ClusterModel::Reattach(PodId pod_id) {
+  AddToNode(pod_id, pods_[static_cast<std::size_t>(pod_id)].node);
+}
+
+std::vector<PodId> ClusterModel::BoundPodsUnder(std::int32_t ancestor) const {
+  std::vector<PodId> out;
+  for (std::int32_t leaf : groups_[static_cast<std::size_t>(ancestor)].leaves) {
+    for (PodId id : groups_[static_cast<std::size_t>(leaf)].members) {
+      const PodInfo& p = pods_[static_cast<std::size_t>(id)];
+      if ((p.state == PodState::kRunning || p.state == PodState::kTerminating) && p.node != kNoId) {
+        out.push_back(id);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void ClusterModel::MarkTerminating(PodId pod_id, bool by_preemption) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  if (pod.state != PodState::kRunning) return;
+  pod.state = PodState::kTerminating;
+  pod.terminating_by_preemption = by_preemption;
+  if (pod.node != kNoId) Touch(pod.node);
+  ++generation_;
+  ++progress_generation_;
+  AdjustPdbs(pod, -1, -1);
+}
+
+void ClusterModel::Remove(PodId pod_id, SimTime now) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  if (pod.state == PodState::kDeleted) return;
+  if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
+  if (pod.node != kNoId) RemoveFromNode(pod_id);
+  if (pod.state == PodState::kRunning && pod.node != kNoId) {
+    AdjustPdbs(pod, -1, -1);
+  } else if (pod.state == PodState::kPending) {
+    AdjustPdbs(pod, 0, -1);
+  }
+  pod.state = PodState::kDeleted;
+  pod.deleted_at = now;
+  ++generation_;
+  ++progress_generation_;
+}
+
+void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  if (pod.nominated == node_id) return;
+  if (pod.nominated != kNoId) {
+    NodeInfo& old = nodes_[static_cast<std::size_t>(pod.nominated)];
+    const auto at = std::find(old.nominated.begin(), old.nominated.end(), pod_id);
+    old.nominees.erase(old.nominees.begin() + (at - old.nominated.begin()));
+    old.nominated.erase(at);
+    Touch(pod.nominated);
+  }
+  pod.nominated = node_id;
+  pod.pod.status.nominated_node_name.clear();
+  if (node_id != kNoId) {
+    NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
+    node.nominated.push_back(pod_id);
+    node.nominees.push_back(NodeInfo::Nominee{pod.priority, pod.request});
+    Touch(node_id);
+    pod.pod.status.nominated_node_name = node.name;
+  }
+  ++generation_;
+}
+
+PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime now) {
+  pods_[static_cast<std::size_t>(victim_id)].replaced = true;
+  Pod pod = pods_[static_cast<std::size_t>(victim_id)].pod;
+  pod.meta.name = std::move(name);
+  pod.meta.uid.clear();
+  pod.meta.deletion_timestamp.reset();
+  pod.meta.creation_timestamp = WallTime{origin_us_ + now.time_since_epoch().count()};
+  pod.spec.node_name.clear();
+  pod.status = PodStatus{};
+  pod.status.phase = "Pending";
+  PodInfo info = MakePodInfo(pod, /*is_input=*/false);
+  info.replacement_of = victim_id;
+  const auto id = static_cast<PodId>(pods_.size());
+  pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
+  JoinGroup(info, id);
+  pods_.push_back(std::move(info));
+  for (std::int32_t pdb : pods_.back().pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
+  AdjustPdbs(pods_.back(), 0, 1);
+  ++generation_;
+  ++progress_generation_;
+  return id;
+}
+
+}  // namespace kpsim::engine

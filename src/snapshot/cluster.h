@@ -1,0 +1,249 @@
+#pragma once
+
+// The engine's cluster model: every node and pod under a dense id, with per-node aggregates
+// (requested resources, bound pods, nominated pods, a generation counter) and live
+// PodDisruptionBudget accounting. Built once from the admitted `ClusterState`; the simulator
+// mutates it, dry runs never do (they work on `NodeView` copies).
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kpsim/admission.h"
+#include "kpsim/api/types.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+#include "snapshot/reason_table.h"
+
+namespace kpsim::engine {
+
+using NodeId = std::int32_t;
+using PodId = std::int32_t;
+inline constexpr std::int32_t kNoId = -1;
+
+// Node-local scheduling constraints shared by many pods: pods with the same static class get the
+// same NodeUnschedulable/NodeName/TaintToleration/NodeAffinity verdict on every node.
+using StaticClassId = std::int32_t;
+
+struct PodInfo {
+  Pod pod;          // the api object; status fields are kept current (nomination, deletion)
+  std::string key;  // "ns/name"
+  std::string uid;  // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break)
+  std::int32_t priority = 0;
+  PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
+  ResourceList request;          // effective requests plus pods=1
+  std::int64_t nonzero_cpu = 0;  // scoring requests (100m / 200Mi defaults for zero requests)
+  std::int64_t nonzero_memory = 0;
+  StaticClassId static_class = 0;
+  std::int32_t equivalence_class = 0;  // same class => same dry-run/filter result on a node
+  bool has_pod_affinity = false;       // required pod affinity or anti-affinity terms
+  std::int64_t grace_us = 30'000'000;
+  std::vector<std::int32_t> pdbs;  // indices of PDBs selecting this pod
+  bool owned = false;              // has ownerReferences: a controller replaces it when preempted
+  bool is_input = true;
+  PodId replacement_of = kNoId;
+  bool replaced = false;  // a controller created a replacement for it
+  // Pod groups (GenericWorkload on): the leaf PodGroup, the priority the pod has as a victim (its
+  // root group's), the highest `all` ancestor that makes it part of an atomic victim, and its
+  // victim type rank in MoreImportantVictim (Pod 1, PodGroup 2).
+  std::int32_t group = kNoId;
+  bool waits_for_group = false;  // names a PodGroup that does not exist: never scheduled
+  std::int32_t victim_priority = 0;
+  std::int32_t all_unit = kNoId;
+  int type_rank = 1;
+  std::uint64_t bind_seq = 0;  // order of binding, keeps `NodeInfo::pods` in bind order
+
+  // Live state.
+  PodState state = PodState::kPending;
+  NodeId node = kNoId;
+  NodeId nominated = kNoId;
+  std::optional<std::int64_t> start_unix_us;  // absolute, for the start-time tie-breakers
+  bool terminating_by_preemption = false;
+  std::optional<SimTime> scheduled_at;
+  std::optional<SimTime> deleted_at;
+  std::string last_failure;  // the last FailedScheduling message
+  bool in_queue = false;
+
+  bool IsBound() const { return node != kNoId; }
+  bool IsTerminating() const { return state == PodState::kTerminating; }
+};
+
+struct NodeInfo {
+  const Node* api = nullptr;
+  std::string name;
+  ResourceList allocatable;  // plus `pods` as given
+  ResourceList requested;    // sum of bound pods' requests (running and terminating)
+  std::int64_t nonzero_cpu = 0;
+  std::int64_t nonzero_memory = 0;
+  std::vector<PodId> pods;       // bound pods, in bind order
+  std::vector<PodId> nominated;  // pods nominated to this node (always pending pods)
+  // Parallel to `nominated`: what Filter reads of each, kept here so that filtering a node does
+  // not touch the nominated pods' PodInfo.
+  struct Nominee {
+    std::int32_t priority = 0;
+    ResourceList request;
+  };
+  std::vector<Nominee> nominees;
+  std::uint64_t generation = 1;  // bumped on every change of pods or nominations
+  // The lowest victim (group-aware) priority among `pods`, as of `min_victim_generation`: a dry
+  // run for a pod of priority <= it has no victim, without touching the pods.
+  std::uint64_t min_victim_generation = 0;
+  std::int32_t min_victim_priority = 0;
+};
+
+// A PodGroup or CompositePodGroup (GenericWorkload on), with its place in the hierarchy.
+struct GroupInfo {
+  const PodGroup* api = nullptr;
+  std::string key;  // "ns/name"
+  bool composite = false;
+  std::int32_t parent = kNoId;  // resolved parent CompositePodGroup (CompositePodGroup gate)
+  std::int32_t root = kNoId;    // topmost resolved ancestor (itself when a root)
+  std::int32_t priority = 0;
+  DisruptionMode mode = DisruptionMode::kSingle;
+  std::int32_t all_ancestor = kNoId;  // highest group with mode `all` on the way to the root
+  bool gang = false;                  // gang policy enforced (GangScheduling gate)
+  int min_count = 0;
+  std::vector<std::int32_t> leaves;  // leaf PodGroups at or below this group
+  std::vector<PodId> members;        // pods naming this PodGroup (leaves only)
+  // Outcome bookkeeping.
+  bool rejected = false;
+  std::string message;
+  int preempted = 0;
+  bool preempted_whole = false;
+};
+
+struct PdbState {
+  const PodDisruptionBudget* api = nullptr;
+  std::string key;  // "ns/name"
+  std::vector<std::string> disrupted_pods;  // pod names, sorted
+  // `status.disruptionsAllowed` from the input, if any, and the counts it was taken at.
+  std::optional<std::int32_t> given_allowed;
+  std::int32_t healthy_at_start = 0;
+  std::int32_t desired_at_start = 0;
+  // Live counts of matching pods.
+  std::int32_t healthy = 0;   // running, not terminating
+  std::int32_t expected = 0;  // existing, not terminating (pending or running)
+
+  std::int32_t Desired() const;
+  std::int32_t DisruptionsAllowed() const;
+};
+
+// The whole mutable cluster.
+class ClusterModel {
+ public:
+  // Builds the model at time 0: pods with spec.nodeName are bound, the rest pending.
+  ClusterModel(const ClusterState& state, const EngineOptions& options);
+
+  std::vector<NodeInfo>& nodes() { return nodes_; }
+  const std::vector<NodeInfo>& nodes() const { return nodes_; }
+  std::deque<PodInfo>& pods() { return pods_; }
+  const std::deque<PodInfo>& pods() const { return pods_; }
+  std::vector<PdbState>& pdbs() { return pdbs_; }
+  std::vector<GroupInfo>& groups() { return groups_; }
+  const std::vector<GroupInfo>& groups() const { return groups_; }
+  // Bound pods that belong to a disruptionMode `all` hierarchy: their victims span nodes, so
+  // per-node caches are off while there are any.
+  int bound_pods_in_all_units() const { return bound_in_all_units_; }
+  // The lowest victim (group-aware) priority of any bound pod (INT32_MAX when none): a pod of
+  // priority <= it has no preemption victim on any node.
+  std::int32_t min_bound_victim_priority() const {
+    return bound_victim_priorities_.empty() ? std::numeric_limits<std::int32_t>::max()
+                                            : bound_victim_priorities_.begin()->first;
+  }
+  // All bound pods (running or terminating) of the leaves under group `ancestor`, by pod id.
+  std::vector<PodId> BoundPodsUnder(std::int32_t ancestor) const;
+  const std::vector<PdbState>& pdbs() const { return pdbs_; }
+  ReasonTable& reasons() { return reasons_; }
+  const ReasonTable& reasons() const { return reasons_; }
+  // Node order for filtering: kube-scheduler's node tree order (zones round-robin).
+  const std::vector<NodeId>& node_order() const { return node_order_; }
+  std::int64_t origin_unix_us() const { return origin_us_; }
+
+  std::optional<NodeId> FindNode(std::string_view name) const;
+  std::optional<PodId> FindPod(std::string_view key) const;
+
+  // Labels of a namespace (with kubernetes.io/metadata.name), for namespace selectors.
+  const Labels& NamespaceLabels(const std::string& ns);
+
+  // Mutations, each keeping aggregates, PDB counts and generations current.
+  void Bind(PodId pod, NodeId node, SimTime now);
+  void MarkTerminating(PodId pod, bool by_preemption);
+  void Remove(PodId pod, SimTime now);  // a bound or pending pod is gone
+  void SetNomination(PodId pod, NodeId node);  // kNoId clears
+  // Tentative changes for pod-group cycles and workload-aware preemption, always undone before
+  // the cycle ends: they move resources but not state, events or PDB counts.
+  void Assume(PodId pod, NodeId node);  // a pending pod counts on `node`; its nomination hides
+  void Forget(PodId pod);               // undoes Assume
+  void Detach(PodId pod);               // a bound pod stops counting on its node
+  void Reattach(PodId pod);             // undoes Detach
+  // Creates the pending replacement for `victim` (its controller's new pod).
+  PodId AddReplacement(PodId victim, std::string name, SimTime now);
+
+  // Bumped whenever anything changes (pods, nominations).
+  std::uint64_t generation() const { return generation_; }
+  // Bumped when pods are bound, start terminating, leave or are created: a pod that failed
+  // without preempting and has seen no progress since would fail again identically.
+  std::uint64_t progress_generation() const { return progress_generation_; }
+  // Bumped whenever a PDB's disruptionsAllowed may have changed.
+  std::uint64_t pdb_generation() const { return pdb_generation_; }
+  // Every PDB whose disruptionsAllowed changed, in order (with repeats), and the pods each
+  // selects (by id, whatever their state): a dry run depends on the budgets of its node's pods'
+  // PDBs only, so indexes invalidate just the nodes those pods are bound to.
+  const std::vector<std::int32_t>& pdb_change_log() const { return pdb_change_log_; }
+  const std::vector<PodId>& pdb_pods(std::int32_t pdb) const { return pdb_pods_[static_cast<std::size_t>(pdb)]; }
+  // Number of bound pods with required pod (anti-)affinity terms: when non-zero, filter results
+  // depend on other nodes and the per-node caches are off.
+  int bound_pods_with_affinity() const { return bound_with_affinity_; }
+
+  // Every node whose generation was bumped, in order (with repeats): lets per-class indexes
+  // catch up with what changed since they last looked.
+  const std::vector<NodeId>& change_log() const { return change_log_; }
+  // Position of each node in `node_order()`.
+  std::int32_t order_position(NodeId node) const { return order_pos_[static_cast<std::size_t>(node)]; }
+
+
+ private:
+  void Classify(PodInfo& info);
+  void Touch(NodeId node);
+  void BuildGroups(const ClusterState& state, const FeatureGates& gates);
+  void JoinGroup(PodInfo& info, PodId id);
+  void AddToNode(PodId pod, NodeId node);
+  void RemoveFromNode(PodId pod);
+  void AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta);
+  PodInfo MakePodInfo(const Pod& pod, bool is_input);
+
+  std::vector<NodeInfo> nodes_;
+  std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
+  std::vector<PdbState> pdbs_;
+  std::vector<GroupInfo> groups_;
+  std::unordered_map<std::string, std::int32_t> group_ids_;  // leaf PodGroups by "ns/name"
+  std::vector<NodeId> assumed_nomination_;                   // by PodId, for Assume/Forget
+  bool generic_workload_ = false;
+  int bound_in_all_units_ = 0;
+  std::map<std::int32_t, int> bound_victim_priorities_;  // bound pods by victim priority
+  std::uint64_t bind_counter_ = 0;
+  std::vector<NodeId> node_order_;
+  std::vector<std::int32_t> order_pos_;
+  std::vector<NodeId> change_log_;
+  ReasonTable reasons_;
+  std::vector<std::pair<std::string, Labels>> namespace_labels_;
+  std::unordered_map<std::string, std::int32_t> class_ids_;         // equivalence classes
+  std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
+  std::unordered_map<std::string, NodeId> node_ids_;
+  std::unordered_map<std::string, PodId> pod_ids_;
+  std::uint64_t generation_ = 1;
+  std::uint64_t pdb_generation_ = 1;
+  std::vector<std::int32_t> pdb_change_log_;
+  std::vector<std::vector<PodId>> pdb_pods_;  // by PDB index
+  std::uint64_t progress_generation_ = 1;
+  int bound_with_affinity_ = 0;
+  std::int64_t origin_us_ = 0;
+};
+
+}  // namespace kpsim::engine

@@ -1,0 +1,395 @@
+// Unit tests for ClusterModel (src/engine/cluster.h): PodDisruptionBudget accounting (computed
+// from minAvailable/maxUnavailable, or taken from a snapshot's status and kept current), node
+// order (kube-scheduler's node tree: zones round-robin) and the per-node aggregates.
+
+#include "snapshot/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kpsim/admission.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+#include "testing/builders.h"
+#include "testing/engine_test_harness.h"
+
+namespace kpsim::engine::test {
+namespace {
+
+using kpsim::testing::MakeNode;
+using kpsim::testing::MakePdb;
+using kpsim::testing::MakePod;
+using kpsim::testing::PdbBuilder;
+
+// ----------------------------------------------------------------------------------------------
+// disruptionsAllowed computed from the spec.
+
+struct PdbCase {
+  std::string_view name;
+  PodDisruptionBudget pdb;
+  int running;  // matching running pods
+  int pending;  // matching pending pods
+  int expected_allowed;
+};
+
+void PrintTo(const PdbCase& c, std::ostream* os) { *os << c.name; }
+
+PodDisruptionBudget Pdb(PdbBuilder b) { return b.Selector("app", "x").Build(); }
+
+const std::vector<PdbCase>& PdbCases() {
+  static const std::vector<PdbCase> cases = {
+      {"MinAvailableInt", Pdb(MakePdb("b").MinAvailable(2)), 3, 0, 1},
+      {"MinAvailableAboveHealthyIsZeroNotNegative", Pdb(MakePdb("b").MinAvailable(5)), 3, 0, 0},
+      {"MinAvailablePercentRoundsUp", Pdb(MakePdb("b").MinAvailablePercent(50)), 3, 0, 1},
+      {"MinAvailableSmallPercentRoundsUp", Pdb(MakePdb("b").MinAvailablePercent(34)), 3, 0, 1},
+      {"MinAvailableHundredPercent", Pdb(MakePdb("b").MinAvailablePercent(100)), 4, 0, 0},
+      {"MinAvailableZeroPercent", Pdb(MakePdb("b").MinAvailablePercent(0)), 4, 0, 4},
+      {"MaxUnavailableInt", Pdb(MakePdb("b").MaxUnavailable(1)), 3, 0, 1},
+      {"MaxUnavailableZero", Pdb(MakePdb("b").MaxUnavailable(0)), 3, 0, 0},
+      {"MaxUnavailablePercentRoundsUp", Pdb(MakePdb("b").MaxUnavailablePercent(50)), 3, 0, 2},
+      {"MaxUnavailableSmallPercentRoundsUp", Pdb(MakePdb("b").MaxUnavailablePercent(10)), 3, 0, 1},
+      {"PendingPodsAreExpectedButNotHealthy", Pdb(MakePdb("b").MaxUnavailable(1)), 2, 1, 0},
+      {"PendingPodsDoNotCountTowardsMinAvailable", Pdb(MakePdb("b").MinAvailable(2)), 2, 1, 0},
+      {"NoMatchingPods", Pdb(MakePdb("b").MinAvailable(1)), 0, 0, 0},
+  };
+  return cases;
+}
+
+class PdbDisruptionsAllowedTest : public ::testing::TestWithParam<PdbCase> {};
+
+TEST_P(PdbDisruptionsAllowedTest, ComputedFromTheSpec) {
+  const PdbCase& c = GetParam();
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("100").Pods(110).Build());
+  for (int i = 0; i < c.running; ++i) {
+    state.pods.push_back(Admitted(MakePod("run-" + std::to_string(i)).Node("n1").Label("app", "x").Build()));
+  }
+  for (int i = 0; i < c.pending; ++i) {
+    state.pods.push_back(Admitted(MakePod("pend-" + std::to_string(i)).Label("app", "x").Build()));
+  }
+  state.pods.push_back(Admitted(MakePod("unrelated").Node("n1").Label("app", "y").Build()));
+  PodDisruptionBudget pdb = c.pdb;
+  pdb.meta.namespace_ = "default";
+  state.pdbs.push_back(pdb);
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(model.pdbs()[0].DisruptionsAllowed(), c.expected_allowed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, PdbDisruptionsAllowedTest, ::testing::ValuesIn(PdbCases()),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// ----------------------------------------------------------------------------------------------
+// Live PDB accounting.
+
+class ClusterModelTest : public ::testing::Test {
+ protected:
+  // Setup: three running app=x pods owned by a ReplicaSet on n1, and `pdb`.
+  void Build(PodDisruptionBudget pdb) {
+    state_.nodes.push_back(MakeNode("n1").Cpu("100").Pods(110).Build());
+    for (int i = 0; i < 3; ++i) {
+      state_.pods.push_back(Admitted(
+          MakePod("x-" + std::to_string(i)).Node("n1").Label("app", "x").Owner("ReplicaSet", "x").Build()));
+    }
+    pdb.meta.namespace_ = "default";
+    state_.pdbs.push_back(pdb);
+    model_.emplace(state_, EngineOptions{});
+  }
+  int Allowed() const { return model_->pdbs()[0].DisruptionsAllowed(); }
+
+  ClusterState state_;
+  std::optional<ClusterModel> model_;
+};
+
+TEST_F(ClusterModelTest, GivenDisruptionsAllowedIsTheStartingPoint) {
+  // minAvailable 1 of 3 would allow 2; the snapshot's status says 0.
+  Build(MakePdb("b").MinAvailable(1).DisruptionsAllowed(0).Selector("app", "x").Build());
+  EXPECT_EQ(Allowed(), 0);
+}
+
+TEST_F(ClusterModelTest, GivenDisruptionsAllowedFollowsPodsComingAndGoing) {
+  Build(MakePdb("b").MinAvailable(1).DisruptionsAllowed(1).Selector("app", "x").Build());
+  EXPECT_EQ(Allowed(), 1);
+  model_->MarkTerminating(0, /*by_preemption=*/true);
+  EXPECT_EQ(Allowed(), 0);
+  model_->Remove(0, SimTime{std::chrono::seconds(30)});
+  EXPECT_EQ(Allowed(), 0);
+  const PodId replacement = model_->AddReplacement(0, "x-new", SimTime{std::chrono::seconds(30)});
+  EXPECT_EQ(Allowed(), 0) << "a pending replacement is not healthy yet";
+  model_->Bind(replacement, 0, SimTime{std::chrono::seconds(31)});
+  EXPECT_EQ(Allowed(), 1);
+}
+
+TEST_F(ClusterModelTest, ComputedBudgetDropsWhileAReplacedVictimTerminates) {
+  // maxUnavailable 1 of 3: one disruption allowed; the victim's replacement keeps the expected
+  // count at 3 while the victim terminates, so no further disruption is allowed.
+  Build(MakePdb("b").MaxUnavailable(1).Selector("app", "x").Build());
+  EXPECT_EQ(Allowed(), 1);
+  model_->MarkTerminating(0, /*by_preemption=*/true);
+  model_->AddReplacement(0, "x-new", SimTime{});
+  EXPECT_EQ(Allowed(), 0);
+}
+
+TEST_F(ClusterModelTest, EveryPdbChangeBumpsThePdbGeneration) {
+  Build(MakePdb("b").MinAvailable(1).Selector("app", "x").Build());
+  const std::uint64_t before = model_->pdb_generation();
+  model_->MarkTerminating(1, /*by_preemption=*/true);
+  EXPECT_GT(model_->pdb_generation(), before);
+}
+
+// maxUnavailable 1 of 3: a victim that starts terminating leaves disruptionsAllowed at 1 (the
+// expected count drops with it); its pending replacement takes it to 0, binding it back to 1.
+// Expect: the PDB change log records the two changes only, and the PDB's pods include the
+// replacement.
+TEST_F(ClusterModelTest, PdbChangeLogRecordsChangesOfDisruptionsAllowedOnly) {
+  Build(MakePdb("b").MaxUnavailable(1).Selector("app", "x").Build());
+  const std::size_t start = model_->pdb_change_log().size();
+  model_->MarkTerminating(0, /*by_preemption=*/true);
+  EXPECT_EQ(Allowed(), 1);
+  EXPECT_EQ(model_->pdb_change_log().size(), start);
+  const PodId replacement = model_->AddReplacement(0, "x-new", SimTime{});
+  EXPECT_EQ(Allowed(), 0);
+  ASSERT_EQ(model_->pdb_change_log().size(), start + 1);
+  EXPECT_EQ(model_->pdb_change_log().back(), 0);
+  model_->Bind(replacement, 0, SimTime{std::chrono::seconds(1)});
+  EXPECT_EQ(Allowed(), 1);
+  EXPECT_EQ(model_->pdb_change_log().size(), start + 2);
+  EXPECT_EQ(model_->pdb_pods(0), (std::vector<PodId>{0, 1, 2, replacement}));
+}
+
+TEST(ClusterModelPdbMatchingTest, PdbSelectsPodsOfItsNamespaceWithLabelsOnly) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("100").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("same").Node("n1").Label("app", "x").Build()));
+  state.pods.push_back(Admitted(MakePod("other-ns").Namespace("other").Node("n1").Label("app", "x").Build()));
+  state.pods.push_back(Admitted(MakePod("bare").Node("n1").Build()));
+  PodDisruptionBudget pdb = MakePdb("b").MinAvailable(1).Build();
+  pdb.meta.namespace_ = "default";
+  pdb.selector = LabelSelector{{}, {LabelSelectorRequirement{"app", SelectorOperator::kNotIn, {"y"}}}};
+  state.pdbs.push_back(pdb);
+  PodDisruptionBudget empty = MakePdb("empty").MinAvailable(1).Build();
+  empty.meta.namespace_ = "default";
+  empty.selector = LabelSelector{};
+  state.pdbs.push_back(empty);
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(model.pods()[0].pdbs, std::vector<std::int32_t>{0});
+  EXPECT_TRUE(model.pods()[1].pdbs.empty());
+  EXPECT_TRUE(model.pods()[2].pdbs.empty()) << "pods without labels are never selected";
+  EXPECT_EQ(model.pdbs()[0].healthy, 1);
+  EXPECT_EQ(model.pdbs()[1].healthy, 0) << "an empty selector selects nothing";
+}
+
+// ----------------------------------------------------------------------------------------------
+// Node order.
+
+std::vector<std::string> OrderedNames(const ClusterModel& model) {
+  std::vector<std::string> out;
+  for (NodeId id : model.node_order()) out.push_back(model.nodes()[static_cast<std::size_t>(id)].name);
+  return out;
+}
+
+Node InZone(std::string name, std::string region, std::string zone) {
+  auto b = MakeNode(std::move(name)).Cpu("1").Pods(110);
+  if (!region.empty()) b.Label("topology.kubernetes.io/region", std::move(region));
+  if (!zone.empty()) b.Label("topology.kubernetes.io/zone", std::move(zone));
+  return b.Build();
+}
+
+TEST(ClusterModelNodeOrderTest, TakesOneNodeOfEachZoneInTurn) {
+  ClusterState state;
+  for (const auto& [name, zone] : std::vector<std::pair<std::string, std::string>>{
+           {"a1", "a"}, {"a2", "a"}, {"b1", "b"}, {"a3", "a"}, {"b2", "b"}, {"c1", "c"}}) {
+    state.nodes.push_back(InZone(name, "r", zone));
+  }
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a1", "b1", "c1", "a2", "b2", "a3"}));
+  for (std::size_t pos = 0; pos < model.node_order().size(); ++pos) {
+    EXPECT_EQ(model.order_position(model.node_order()[pos]), static_cast<std::int32_t>(pos));
+  }
+}
+
+TEST(ClusterModelNodeOrderTest, SameZoneNameInAnotherRegionIsAnotherZone) {
+  ClusterState state;
+  state.nodes.push_back(InZone("r1-z-0", "r1", "z"));
+  state.nodes.push_back(InZone("r1-z-1", "r1", "z"));
+  state.nodes.push_back(InZone("r2-z-0", "r2", "z"));
+  state.nodes.push_back(InZone("unzoned-0", "", ""));
+  state.nodes.push_back(InZone("unzoned-1", "", ""));
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(OrderedNames(model),
+            (std::vector<std::string>{"r1-z-0", "r2-z-0", "unzoned-0", "r1-z-1", "unzoned-1"}));
+}
+
+TEST(ClusterModelNodeOrderTest, WithoutZonesNodeOrderIsInputOrder) {
+  ClusterState state;
+  for (const char* name : {"c", "a", "b"}) state.nodes.push_back(InZone(name, "", ""));
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"c", "a", "b"}));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Pods and aggregates.
+
+TEST(ClusterModelPodsTest, BoundPodsAddUpOnTheirNodeEvenWhenOverCommitted) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("1").Memory("1Gi").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("a").Node("n1").Cpu("800m").Memory("1Gi").Build()));
+  state.pods.push_back(Admitted(MakePod("b").Node("n1").Cpu("800m").Build()));
+  state.pods.push_back(Admitted(MakePod("pending").Cpu("1").Build()));
+  ClusterModel model(state, EngineOptions{});
+  const NodeInfo& n = model.nodes()[0];
+  EXPECT_EQ(n.requested.milli_cpu, 1600);
+  EXPECT_EQ(n.requested.memory, std::int64_t{1} << 30);
+  EXPECT_EQ(n.requested.pods, 2);
+  EXPECT_EQ(n.pods, (std::vector<PodId>{0, 1}));
+  EXPECT_EQ(model.pods()[2].state, PodState::kPending);
+  model.Remove(0, SimTime{});
+  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 800);
+  EXPECT_EQ(model.nodes()[0].requested.pods, 1);
+}
+
+TEST(ClusterModelPodsTest, DefaultsOfAPodInfo) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("1").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("plain").Build()));
+  state.pods.push_back(Admitted(MakePod("graceful").Uid("u-1").GracePeriod(5).Cpu("250m").Build()));
+  const ClusterModel model(state, EngineOptions{});
+  const PodInfo& plain = model.pods()[0];
+  EXPECT_EQ(plain.key, "default/plain");
+  EXPECT_EQ(plain.uid, "default/plain");
+  EXPECT_EQ(plain.grace_us, 30'000'000) << "terminationGracePeriodSeconds defaults to 30";
+  EXPECT_EQ(plain.request.pods, 1);
+  EXPECT_EQ(plain.nonzero_cpu, 100) << "scoring counts a zero cpu request as 100m";
+  EXPECT_EQ(plain.nonzero_memory, 200 * 1024 * 1024);
+  const PodInfo& graceful = model.pods()[1];
+  EXPECT_EQ(graceful.uid, "u-1");
+  EXPECT_EQ(graceful.grace_us, 5'000'000);
+  EXPECT_EQ(graceful.nonzero_cpu, 250);
+}
+
+TEST(ClusterModelPodsTest, TerminalPodsAreGoneAndHoldNothing) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("1").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("done").Node("n1").Cpu("1").Phase("Succeeded").Build()));
+  state.pods.push_back(Admitted(MakePod("failed").Node("n1").Cpu("1").Phase("Failed").Build()));
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(model.pods()[0].state, PodState::kDeleted);
+  EXPECT_EQ(model.pods()[1].state, PodState::kDeleted);
+  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 0);
+}
+
+TEST(ClusterModelPodsTest, TerminatingInputPodsKnowWhetherPreemptionCausedIt) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(TerminatingByPreemption(MakePod("victim").Node("n1").Cpu("1").Build())));
+  Pod deleted = Admitted(MakePod("deleted").Node("n1").Cpu("1").Build());
+  deleted.meta.deletion_timestamp = WallTime{kOriginUs};
+  state.pods.push_back(deleted);
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(model.pods()[0].state, PodState::kTerminating);
+  EXPECT_TRUE(model.pods()[0].terminating_by_preemption);
+  EXPECT_EQ(model.pods()[1].state, PodState::kTerminating);
+  EXPECT_FALSE(model.pods()[1].terminating_by_preemption);
+  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 2000) << "terminating pods hold their resources";
+}
+
+TEST(ClusterModelPodsTest, InputNominationsApplyToPendingPodsOnly) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.nodes.push_back(MakeNode("n2").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("pending").NominatedNode("n2").Build()));
+  state.pods.push_back(Admitted(MakePod("bound").Node("n1").NominatedNode("n2").Build()));
+  state.pods.push_back(Admitted(MakePod("unknown").NominatedNode("nowhere").Build()));
+  ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(model.pods()[0].nominated, 1);
+  EXPECT_EQ(model.pods()[1].nominated, kNoId);
+  EXPECT_EQ(model.pods()[2].nominated, kNoId);
+  EXPECT_EQ(model.nodes()[1].nominated, std::vector<PodId>{0});
+  // Moving and clearing a nomination keeps both sides current.
+  const std::uint64_t generation = model.nodes()[0].generation;
+  model.SetNomination(0, 0);
+  EXPECT_EQ(model.nodes()[0].nominated, std::vector<PodId>{0});
+  EXPECT_TRUE(model.nodes()[1].nominated.empty());
+  EXPECT_GT(model.nodes()[0].generation, generation);
+  EXPECT_EQ(model.pods()[0].pod.status.nominated_node_name, "n1");
+  model.SetNomination(0, kNoId);
+  EXPECT_TRUE(model.nodes()[0].nominated.empty());
+  EXPECT_TRUE(model.pods()[0].pod.status.nominated_node_name.empty());
+}
+
+// Expect: a node's nominees mirror its nominated pods' priority and requests as nominations
+// come and go; the lowest bound victim priority follows binds and removals.
+TEST(ClusterModelPodsTest, NomineesAndLowestBoundPriorityFollowChanges) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("a").Priority(5).Cpu("1").NominatedNode("n1").Build()));
+  state.pods.push_back(Admitted(MakePod("b").Priority(7).Cpu("2").NominatedNode("n1").Build()));
+  state.pods.push_back(Admitted(MakePod("low").Priority(1).Cpu("100m").Build()));
+  ClusterModel model(state, EngineOptions{});
+  const NodeInfo& node = model.nodes()[0];
+  ASSERT_EQ(node.nominees.size(), 2u);
+  EXPECT_EQ(node.nominees[0].priority, 5);
+  EXPECT_EQ(node.nominees[1].request.milli_cpu, 2000);
+  EXPECT_EQ(model.min_bound_victim_priority(), std::numeric_limits<std::int32_t>::max());
+  model.Bind(0, 0, SimTime{});
+  ASSERT_EQ(node.nominees.size(), 1u);
+  EXPECT_EQ(node.nominees[0].priority, 7);
+  EXPECT_EQ(model.min_bound_victim_priority(), 5);
+  model.Bind(2, 0, SimTime{});
+  EXPECT_EQ(model.min_bound_victim_priority(), 1);
+  model.Remove(2, SimTime{std::chrono::seconds(1)});
+  EXPECT_EQ(model.min_bound_victim_priority(), 5);
+}
+
+TEST(ClusterModelPodsTest, BindingClearsTheNomination) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("p").NominatedNode("n1").Build()));
+  ClusterModel model(state, EngineOptions{});
+  model.Bind(0, 0, SimTime{std::chrono::seconds(3)});
+  EXPECT_EQ(model.pods()[0].nominated, kNoId);
+  EXPECT_TRUE(model.nodes()[0].nominated.empty());
+  EXPECT_EQ(model.pods()[0].state, PodState::kRunning);
+  EXPECT_EQ(model.pods()[0].scheduled_at, SimTime{std::chrono::seconds(3)});
+}
+
+TEST(ClusterModelPodsTest, PodBoundToAnUnknownNodeIsRunningNowhere) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("lost").Node("ghost").Cpu("1").Build()));
+  const ClusterModel model(state, EngineOptions{});
+  EXPECT_EQ(model.pods()[0].state, PodState::kRunning);
+  EXPECT_EQ(model.pods()[0].node, kNoId);
+  EXPECT_EQ(model.pods()[0].last_failure, "bound to node ghost, which is not in the input");
+  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 0);
+}
+
+TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(
+      MakePod("web-abc").Uid("u").Node("n1").Cpu("1").Label("app", "web").Owner("ReplicaSet", "web").Build()));
+  ClusterModel model(state, EngineOptions{});
+  model.MarkTerminating(0, /*by_preemption=*/true);
+  const PodId r = model.AddReplacement(0, "web-xyz", SimTime{std::chrono::seconds(2)});
+  const PodInfo& info = model.pods()[static_cast<std::size_t>(r)];
+  EXPECT_EQ(info.key, "default/web-xyz");
+  EXPECT_EQ(info.state, PodState::kPending);
+  EXPECT_EQ(info.node, kNoId);
+  EXPECT_EQ(info.replacement_of, 0);
+  EXPECT_FALSE(info.is_input);
+  EXPECT_TRUE(info.owned);
+  EXPECT_EQ(info.request.milli_cpu, 1000);
+  EXPECT_EQ(info.uid, "default/web-xyz");
+  EXPECT_EQ(model.FindPod("default/web-xyz"), std::optional<PodId>(r));
+}
+
+}  // namespace
+}  // namespace kpsim::engine::test
