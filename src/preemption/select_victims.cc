@@ -27,7 +27,7 @@ std::int64_t VictimSelector::StartTime(const PodInfo& pod) const {
   // GetPodStartTime: a pod that has not started counts as starting now.
   if (pod.start_unix_us) return *pod.start_unix_us;
   time_dependent_ = true;
-  return model_.origin_unix_us() + now_.time_since_epoch().count();
+  return model_.NowUnixUs(now_);
 }
 
 void VictimSelector::MakeUnit(PodId encountering, VictimUnit& unit) const {

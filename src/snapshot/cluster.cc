@@ -196,6 +196,14 @@ void ClusterModel::Classify(PodInfo& info) {
 
 ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& options) {
   origin_us_ = options.origin ? options.origin->unix_micros : 0;
+  const auto note_time = [this](const std::optional<WallTime>& t) {
+    if (t) after_input_us_ = std::max(after_input_us_, t->unix_micros + 1);
+  };
+  for (const Node& node : state.nodes) note_time(node.meta.creation_timestamp);
+  for (const Pod& pod : state.pods) {
+    note_time(pod.meta.creation_timestamp);
+    note_time(pod.status.start_time);
+  }
   for (const Namespace& ns : state.namespaces) {
     Labels labels = ns.meta.labels;
     if (!FindLabel(labels, "kubernetes.io/metadata.name")) {

@@ -5,6 +5,7 @@
 // PodDisruptionBudget accounting. Built once from the admitted `ClusterState`; the simulator
 // mutates it, dry runs never do (they work on `NodeView` copies).
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -164,6 +165,13 @@ class ClusterModel {
   // Node order for filtering: kube-scheduler's node tree order (zones round-robin).
   const std::vector<NodeId>& node_order() const { return node_order_; }
   std::int64_t origin_unix_us() const { return origin_us_; }
+  // "Now" for a pod without status.startTime at simulated time `now` (GetPodStartTime): later
+  // than every creation and start the input recorded. Real kube-scheduler evaluates after all of
+  // them, so such a pod never ties with the latest one, even when the origin (by default the
+  // first pending pod's creation) is earlier. Pods bound during the run start at their bind time.
+  std::int64_t NowUnixUs(SimTime now) const {
+    return std::max(origin_us_ + now.time_since_epoch().count(), after_input_us_);
+  }
 
   std::optional<NodeId> FindNode(std::string_view name) const;
   std::optional<PodId> FindPod(std::string_view key) const;
@@ -244,6 +252,9 @@ class ClusterModel {
   std::uint64_t progress_generation_ = 1;
   int bound_with_affinity_ = 0;
   std::int64_t origin_us_ = 0;
+  // One microsecond after the latest creationTimestamp or status.startTime of any node or pod in
+  // the input (INT64_MIN when there is none).
+  std::int64_t after_input_us_ = std::numeric_limits<std::int64_t>::min();
 };
 
 }  // namespace kpsim::engine
