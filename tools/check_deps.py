@@ -62,6 +62,8 @@ MODULES = {
                "libraries": ["fmt", "nlohmann_json"]},
     "core": {"public": ["api", "results", "admission"], "private": ["engine", "book"],
              "libraries": ["fmt"]},
+    # plugins: the default profile's plugin logic as pure functions over api types (for now).
+    "plugins": {"public": ["api"], "private": [], "libraries": []},
     "cli": {"public": ["api", "results", "admission", "io", "report", "core"], "private": [],
             "libraries": ["fmt", "CLI11"]},
 }
