@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "kpsim/api/types.h"
+#include "plugins/scores.h"
 
 namespace kpsim::plugins {
 
 inline constexpr std::string_view kImageLocalityName = "ImageLocality";
-inline constexpr std::int64_t kMaxNodeScore = 100;  // upstream `framework.MaxNodeScore`
 inline constexpr std::int64_t kImageMiB = 1024 * 1024;
 // Upstream `minThreshold` and `maxContainerThreshold`.
 inline constexpr std::int64_t kImageMinThreshold = 23 * kImageMiB;
