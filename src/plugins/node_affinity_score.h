@@ -27,7 +27,8 @@ std::int64_t NodeAffinityScore(const Affinity& affinity, const Node& node);
 // highest becomes `max_priority` (integer division, as upstream); with `reverse`, each becomes
 // `max_priority - score`. When every score is <= 0 they are left alone, or all set to
 // `max_priority` with `reverse`.
-void DefaultNormalizeScore(std::int64_t max_priority, bool reverse, std::vector<std::int64_t>& scores);
+void DefaultNormalizeScore(std::int64_t max_priority, bool reverse,
+                           std::vector<std::int64_t>& scores);
 
 // `NodeAffinity.NormalizeScore`: `DefaultNormalizeScore(100, false, scores)`.
 void NodeAffinityNormalizeScore(std::vector<std::int64_t>& scores);
