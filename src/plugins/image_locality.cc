@@ -63,8 +63,8 @@ std::string NormalizedImageName(std::string_view name) {
   const std::size_t colon = name.rfind(':');
   const std::size_t slash = name.rfind('/');
   // strings.LastIndex returns -1 when absent; npos plays that role on both sides.
-  const bool has_tag = colon != std::string_view::npos &&
-                       (slash == std::string_view::npos || colon > slash);
+  const bool has_tag =
+      colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash);
   std::string out(name);
   if (!has_tag) out += ":latest";
   return out;

@@ -16,10 +16,10 @@ HostPort P(std::int32_t port, std::string protocol = "TCP", std::string ip = "")
 TEST(UsedPortsTest, EmptyAddressConflictsWithEveryAddressOfSameProtocolAndPort) {
   UsedPorts used;
   used.Add(P(8080, "TCP", "10.0.0.1"));
-  EXPECT_TRUE(used.CheckConflict(P(8080)));                  // "" = 0.0.0.0
+  EXPECT_TRUE(used.CheckConflict(P(8080)));  // "" = 0.0.0.0
   EXPECT_TRUE(used.CheckConflict(P(8080, "TCP", "0.0.0.0")));
-  EXPECT_FALSE(used.CheckConflict(P(8080, "UDP")));          // other protocol
-  EXPECT_FALSE(used.CheckConflict(P(8081)));                 // other port
+  EXPECT_FALSE(used.CheckConflict(P(8080, "UDP")));              // other protocol
+  EXPECT_FALSE(used.CheckConflict(P(8081)));                     // other port
   EXPECT_FALSE(used.CheckConflict(P(8080, "TCP", "10.0.0.2")));  // other specific address
   EXPECT_TRUE(used.CheckConflict(P(8080, "TCP", "10.0.0.1")));   // the same address
 }
