@@ -147,6 +147,10 @@ bool LabelSelector::Matches(const Labels& labels) const {
   return true;
 }
 
+bool NodeSelectorTerm::Matches(std::string_view node_name, const Labels& node_labels) const {
+  return TermMatches(*this, node_name, node_labels);
+}
+
 bool NodeSelector::Matches(std::string_view node_name, const Labels& node_labels) const {
   for (const NodeSelectorTerm& term : terms) {
     if (TermMatches(term, node_name, node_labels)) return true;

@@ -120,6 +120,8 @@ struct NodeSelectorRequirement {
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
   std::vector<NodeSelectorRequirement> match_fields;
+  // One term as `NodeSelector::Matches` reads it (an empty or invalid term matches nothing).
+  bool Matches(std::string_view node_name, const Labels& node_labels) const;
   friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) = default;
 };
 

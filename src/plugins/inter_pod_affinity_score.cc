@@ -1,0 +1,128 @@
+#include "plugins/inter_pod_affinity_score.h"
+
+#include <algorithm>
+
+#include "plugins/scores.h"
+
+namespace kpsim::plugins {
+
+namespace {
+
+const Labels kNoLabels;
+
+// Mirrors `scoreMap.processTerm`: adds `weight * multiplier` to the topology value of
+// `node_labels` when `target` matches `term`.
+void ProcessTerm(TopologyScore& score, const PodAffinityTerm& term, std::string_view owner_ns,
+                 std::int64_t weight, const AffinityPodView& target, const Labels& node_labels,
+                 std::int64_t multiplier, const NamespaceLabelsFn& namespace_labels) {
+  if (node_labels.empty()) return;
+  const std::string* value = FindLabel(node_labels, term.topology_key);
+  if (value == nullptr) return;
+  if (!AffinityTermMatches(term, owner_ns, target, namespace_labels)) return;
+  auto key = score.find(term.topology_key);
+  if (key == score.end()) key = score.try_emplace(term.topology_key).first;
+  key->second[*value] += weight * multiplier;
+}
+
+void ProcessWeightedTerms(TopologyScore& score, const std::vector<WeightedPodAffinityTerm>& terms,
+                          std::string_view owner_ns, const AffinityPodView& target,
+                          const Labels& node_labels, std::int64_t multiplier,
+                          const NamespaceLabelsFn& namespace_labels) {
+  for (const WeightedPodAffinityTerm& weighted : terms) {
+    ProcessTerm(score, weighted.term, owner_ns, weighted.weight, target, node_labels, multiplier,
+                namespace_labels);
+  }
+}
+
+}  // namespace
+
+AffinityPodView MakeAffinityPodView(const Pod& pod, int node_index) {
+  return {pod.meta.namespace_, &pod.meta.labels, &pod.spec.affinity, node_index};
+}
+
+// Mirrors `AffinityTerm.Matches` with the namespaces of `GetNamespacesFromPodAffinityTerm`.
+bool AffinityTermMatches(const PodAffinityTerm& term, std::string_view owner_namespace,
+                         const AffinityPodView& target, const NamespaceLabelsFn& namespace_labels) {
+  bool namespace_ok = false;
+  if (term.namespaces.empty() && !term.namespace_selector) {
+    namespace_ok = target.namespace_ == owner_namespace;
+  } else {
+    namespace_ok = std::find(term.namespaces.begin(), term.namespaces.end(), target.namespace_) !=
+                   term.namespaces.end();
+    if (!namespace_ok && term.namespace_selector) {
+      const Labels* ns_labels = namespace_labels ? namespace_labels(target.namespace_) : nullptr;
+      namespace_ok = term.namespace_selector->Matches(ns_labels ? *ns_labels : kNoLabels);
+    }
+  }
+  if (!namespace_ok || !term.label_selector) return false;
+  return term.label_selector->Matches(*target.labels);
+}
+
+// Mirrors `InterPodAffinity.PreScore` + `processExistingPod`.
+TopologyScore InterPodAffinityPreScore(const AffinityPodView& incoming,
+                                       const InterPodAffinityView& view,
+                                       std::int32_t hard_pod_affinity_weight) {
+  TopologyScore score;
+  const Affinity& mine = *incoming.affinity;
+  for (const AffinityPodView& existing : view.pods) {
+    if (existing.node_index < 0 ||
+        static_cast<std::size_t>(existing.node_index) >= view.node_labels.size()) {
+      continue;
+    }
+    const Labels& node_labels = *view.node_labels[static_cast<std::size_t>(existing.node_index)];
+    const Affinity& theirs = *existing.affinity;
+    // 1) and 2): the incoming pod's preferred terms against the existing pod.
+    ProcessWeightedTerms(score, mine.pod_affinity_preferred, incoming.namespace_, existing,
+                         node_labels, 1, view.namespace_labels);
+    ProcessWeightedTerms(score, mine.pod_anti_affinity_preferred, incoming.namespace_, existing,
+                         node_labels, -1, view.namespace_labels);
+    // 3) The existing pod's required affinity terms against the incoming pod.
+    if (hard_pod_affinity_weight > 0) {
+      for (const PodAffinityTerm& term : theirs.pod_affinity_required) {
+        ProcessTerm(score, term, existing.namespace_, hard_pod_affinity_weight, incoming,
+                    node_labels, 1, view.namespace_labels);
+      }
+    }
+    // 4) and 5): the existing pod's preferred terms against the incoming pod.
+    ProcessWeightedTerms(score, theirs.pod_affinity_preferred, existing.namespace_, incoming,
+                         node_labels, 1, view.namespace_labels);
+    ProcessWeightedTerms(score, theirs.pod_anti_affinity_preferred, existing.namespace_, incoming,
+                         node_labels, -1, view.namespace_labels);
+  }
+  return score;
+}
+
+// Mirrors `InterPodAffinity.Score`.
+std::int64_t InterPodAffinityScore(const TopologyScore& topology_score, const Labels& node_labels) {
+  std::int64_t score = 0;
+  for (const auto& [key, values] : topology_score) {
+    const std::string* value = FindLabel(node_labels, key);
+    if (value == nullptr) continue;
+    auto it = values.find(*value);
+    if (it != values.end()) score += it->second;
+  }
+  return score;
+}
+
+// Mirrors `InterPodAffinity.NormalizeScore`.
+void InterPodAffinityNormalizeScore(const TopologyScore& topology_score,
+                                    std::vector<std::int64_t>& scores) {
+  if (topology_score.empty()) return;
+  std::int64_t max_count = 0;
+  std::int64_t min_count = 0;
+  for (std::int64_t s : scores) {
+    max_count = std::max(max_count, s);
+    min_count = std::min(min_count, s);
+  }
+  const std::int64_t diff = max_count - min_count;
+  for (std::int64_t& s : scores) {
+    double f = 0;
+    if (diff > 0) {
+      f = static_cast<double>(kMaxNodeScore) *
+          (static_cast<double>(s - min_count) / static_cast<double>(diff));
+    }
+    s = static_cast<std::int64_t>(f);
+  }
+}
+
+}  // namespace kpsim::plugins

@@ -1,0 +1,36 @@
+#pragma once
+
+// NodeAffinity's score (weight 2 in the default profile): the sum of the weights of the pod's
+// preferred node affinity terms the node matches, normalized to 0..100 against the best node.
+// Mirrors `NodeAffinity.Score` / `NormalizeScore` (pkg/scheduler/framework/plugins/nodeaffinity/
+// node_affinity.go) and `helper.DefaultNormalizeScore` (plugins/helper/normalize_score.go).
+// The plugin's `addedAffinity` argument is not modeled (the default profile sets none).
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "kpsim/api/types.h"
+
+namespace kpsim::plugins {
+
+inline constexpr std::string_view kNodeAffinityName = "NodeAffinity";
+
+// `NodeAffinity.Score` before normalization: the sum of `weight` over the terms of
+// `Affinity::node_affinity_preferred` that match `node` (`PreferredSchedulingTerms.Score`).
+// Terms with weight 0 are dropped, as `NewPreferredSchedulingTerms` does; an empty or invalid
+// term matches nothing (upstream rejects an invalid one in PreScore; API validation stops it
+// earlier, so kpsim never sees it from a valid manifest).
+std::int64_t NodeAffinityScore(const Affinity& affinity, const Node& node);
+
+// `helper.DefaultNormalizeScore(maxPriority, reverse, scores)`: scales `scores` in place so the
+// highest becomes `max_priority` (integer division, as upstream); with `reverse`, each becomes
+// `max_priority - score`. When every score is <= 0 they are left alone, or all set to
+// `max_priority` with `reverse`.
+void DefaultNormalizeScore(std::int64_t max_priority, bool reverse,
+                           std::vector<std::int64_t>& scores);
+
+// `NodeAffinity.NormalizeScore`: `DefaultNormalizeScore(100, false, scores)`.
+void NodeAffinityNormalizeScore(std::vector<std::int64_t>& scores);
+
+}  // namespace kpsim::plugins
