@@ -15,19 +15,10 @@ bool AllAffinityTermsMatch(ClusterModel& model, const PodInfo& owner, const PodI
 
 bool TermMatches(ClusterModel& model, const PodAffinityTerm& term, const PodInfo& owner,
                  const PodInfo& other) {
-  const std::string& ns = other.pod.meta.namespace_;
-  bool ns_ok = false;
-  if (term.namespaces.empty() && !term.namespace_selector) {
-    ns_ok = ns == owner.pod.meta.namespace_;
-  } else {
-    ns_ok = std::find(term.namespaces.begin(), term.namespaces.end(), ns) != term.namespaces.end();
-    if (!ns_ok && term.namespace_selector) {
-      ns_ok = term.namespace_selector->Matches(model.NamespaceLabels(ns));
-    }
-  }
-  if (!ns_ok) return false;
-  if (!term.label_selector) return false;
-  return term.label_selector->Matches(other.pod.meta.labels);
+  return term.Matches(owner.pod.meta.namespace_, other.pod.meta.namespace_, other.pod.meta.labels,
+                      [&](std::string_view) -> const Labels& {
+                        return model.NamespaceLabels(other.pod.meta.namespace_);
+                      });
 }
 
 void AffinityState::AddPod(ClusterModel& model, const PodInfo& other, const NodeInfo& node,

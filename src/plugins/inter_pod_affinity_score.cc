@@ -40,22 +40,13 @@ AffinityPodView MakeAffinityPodView(const Pod& pod, int node_index) {
   return {pod.meta.namespace_, &pod.meta.labels, &pod.spec.affinity, node_index};
 }
 
-// Mirrors `AffinityTerm.Matches` with the namespaces of `GetNamespacesFromPodAffinityTerm`.
 bool AffinityTermMatches(const PodAffinityTerm& term, std::string_view owner_namespace,
                          const AffinityPodView& target, const NamespaceLabelsFn& namespace_labels) {
-  bool namespace_ok = false;
-  if (term.namespaces.empty() && !term.namespace_selector) {
-    namespace_ok = target.namespace_ == owner_namespace;
-  } else {
-    namespace_ok = std::find(term.namespaces.begin(), term.namespaces.end(), target.namespace_) !=
-                   term.namespaces.end();
-    if (!namespace_ok && term.namespace_selector) {
-      const Labels* ns_labels = namespace_labels ? namespace_labels(target.namespace_) : nullptr;
-      namespace_ok = term.namespace_selector->Matches(ns_labels ? *ns_labels : kNoLabels);
-    }
-  }
-  if (!namespace_ok || !term.label_selector) return false;
-  return term.label_selector->Matches(*target.labels);
+  return term.Matches(owner_namespace, target.namespace_, *target.labels,
+                      [&](std::string_view name) -> const Labels& {
+                        const Labels* labels = namespace_labels ? namespace_labels(name) : nullptr;
+                        return labels ? *labels : kNoLabels;
+                      });
 }
 
 // Mirrors `InterPodAffinity.PreScore` + `processExistingPod`.

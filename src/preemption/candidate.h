@@ -53,32 +53,31 @@ struct DryRunResult {
 };
 
 // One row of pickOneNodeForPreemption's table: after each row only the candidates with the
-// best `score` (larger is better) stay. `value` is what the record shows: the compared quantity
-// itself (the priority sum is upstream's, each term shifted by 2^31 so that it is >= 0).
+// best value stay. `value` is the compared quantity itself, as the record shows it (the priority
+// sum is upstream's, each term shifted by 2^31 so that it is >= 0); `lower_is_better` says which
+// way it is compared.
 struct TieBreaker {
   std::string_view id;     // stable camelCase key (PreemptionDecision::decided_by)
   std::string_view label;  // for people; explain's `decided_by`
-  std::int64_t (*score)(const Candidate&);
   std::int64_t (*value)(const Candidate&);
+  bool lower_is_better = true;
   bool is_time = false;
+
+  // The row's score of `c`: larger is better.
+  std::int64_t Score(const Candidate& c) const { return lower_is_better ? -value(c) : value(c); }
 };
 
 inline constexpr std::array<TieBreaker, 5> kTieBreakers{{
     {"pdbViolations", "fewest PDB violations",
-     [](const Candidate& c) -> std::int64_t { return -c.pdb_violations; },
-     [](const Candidate& c) -> std::int64_t { return c.pdb_violations; }, false},
+     [](const Candidate& c) -> std::int64_t { return c.pdb_violations; }, true, false},
     {"highestPriority", "lowest highest-victim priority",
-     [](const Candidate& c) { return -c.highest_priority; },
-     [](const Candidate& c) { return c.highest_priority; }, false},
+     [](const Candidate& c) { return c.highest_priority; }, true, false},
     {"prioritySum", "smallest sum of victim priorities",
-     [](const Candidate& c) { return -c.priority_sum; },
-     [](const Candidate& c) { return c.priority_sum; }, false},
+     [](const Candidate& c) { return c.priority_sum; }, true, false},
     {"victims", "fewest victims",
-     [](const Candidate& c) { return -static_cast<std::int64_t>(c.victims.size()); },
-     [](const Candidate& c) { return static_cast<std::int64_t>(c.victims.size()); }, false},
+     [](const Candidate& c) { return static_cast<std::int64_t>(c.victims.size()); }, true, false},
     {"latestStartTime", "latest start time of the highest-priority victims",
-     [](const Candidate& c) { return c.latest_start; },
-     [](const Candidate& c) { return c.latest_start; }, true},
+     [](const Candidate& c) { return c.latest_start; }, false, true},
 }};
 
 // A candidate's place in pickOneNodeForPreemption's order, as the class index keeps it:
@@ -90,7 +89,7 @@ struct CandidateKey {
 
   static CandidateKey Of(const Candidate& c, std::int32_t pos) {
     CandidateKey key;
-    for (std::size_t i = 0; i < kTieBreakers.size(); ++i) key.scores[i] = kTieBreakers[i].score(c);
+    for (std::size_t i = 0; i < kTieBreakers.size(); ++i) key.scores[i] = kTieBreakers[i].Score(c);
     key.pos = pos;
     return key;
   }

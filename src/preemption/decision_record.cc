@@ -40,37 +40,30 @@ std::vector<std::string> VictimKeys(const ClusterModel& model, const std::vector
 
 }  // namespace
 
-bool BetterCandidate(const Candidate& a, const Candidate& b) {
-  for (const TieBreaker& row : kTieBreakers) {
-    const std::int64_t sa = row.score(a), sb = row.score(b);
-    if (sa != sb) return sa > sb;
-  }
-  return false;
-}
-
 std::pair<std::string_view, std::string_view> DecidedBy(std::span<const Candidate* const> ranked) {
   if (ranked.size() == 1) return {kOnlyCandidateId, kOnlyCandidateLabel};
   for (const TieBreaker& row : kTieBreakers) {
-    if (row.score(*ranked[0]) != row.score(*ranked[1])) return {row.id, row.label};
+    if (row.Score(*ranked[0]) != row.Score(*ranked[1])) return {row.id, row.label};
   }
   return {kNodeOrderId, kNodeOrderLabel};
 }
 
 std::vector<const Candidate*> TopCandidates(const std::vector<const Candidate*>& candidates,
                                             std::size_t k) {
-  // Positions, so that full ties keep the input order (the first candidate wins).
-  std::vector<std::size_t> order(candidates.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const std::size_t shown = std::min(k, order.size());
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
-                    [&](std::size_t a, std::size_t b) {
-                      if (BetterCandidate(*candidates[a], *candidates[b])) return true;
-                      if (BetterCandidate(*candidates[b], *candidates[a])) return false;
-                      return a < b;
-                    });
+  // Each candidate's key once (the table's scores, then its position, so that full ties keep
+  // the input order and the first candidate wins), then a partial selection of the best k.
+  std::vector<CandidateKey> keys;
+  keys.reserve(candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    keys.push_back(CandidateKey::Of(*candidates[i], static_cast<std::int32_t>(i)));
+  }
+  const std::size_t shown = std::min(k, keys.size());
+  std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(shown), keys.end());
   std::vector<const Candidate*> out;
   out.reserve(shown);
-  for (std::size_t i = 0; i < shown; ++i) out.push_back(candidates[order[i]]);
+  for (std::size_t i = 0; i < shown; ++i) {
+    out.push_back(candidates[static_cast<std::size_t>(keys[i].pos)]);
+  }
   return out;
 }
 
@@ -138,10 +131,7 @@ void FillDecisionPdbs(const ClusterModel& model, const std::vector<Victim>& vict
     const PodInfo& victim = model.pods()[static_cast<std::size_t>(v.pod)];
     for (std::int32_t pdb_index : victim.pdbs) {
       const PdbState& pdb = model.pdbs()[static_cast<std::size_t>(pdb_index)];
-      if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(),
-                             victim.pod.meta.name)) {
-        continue;  // already counted as disrupted (status.disruptedPods)
-      }
+      if (pdb.ListsDisrupted(victim.pod.meta.name)) continue;
       auto it = std::find_if(met.begin(), met.end(),
                              [&](const auto& entry) { return entry.first == pdb_index; });
       if (it == met.end()) {

@@ -26,9 +26,6 @@ inline constexpr std::string_view kNodeOrderLabel = "first in node order (all ti
 inline constexpr std::string_view kWorkloadAwareId = "workloadAwarePreemption";
 inline constexpr std::string_view kWorkloadAwareLabel = "workload-aware preemption (pod group)";
 
-// True iff `a` is preferred to `b` by the table alone (false on a full tie).
-bool BetterCandidate(const Candidate& a, const Candidate& b);
-
 // The id and label of what chose `ranked[0]`: "onlyCandidate", the first row on which it
 // differs from `ranked[1]` (the runner-up in table order; successive filtering keeps the two
 // together until that row), or "nodeOrder".

@@ -77,10 +77,7 @@ void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {
       bool is_violating = false;
       for (std::int32_t pdb_index : victim.pdbs) {
         const PdbState& pdb = model_.pdbs()[static_cast<std::size_t>(pdb_index)];
-        if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(),
-                               victim.pod.meta.name)) {
-          continue;
-        }
+        if (pdb.ListsDisrupted(victim.pod.meta.name)) continue;
         PdbBudget& budget = pdb_budgets_[static_cast<std::size_t>(pdb_index)];
         if (budget.allowed_generation != model_.pdb_generation()) {
           budget.allowed_generation = model_.pdb_generation();

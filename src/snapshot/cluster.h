@@ -133,6 +133,11 @@ struct PdbState {
 
   std::int32_t Desired() const;
   std::int32_t DisruptionsAllowed() const;
+  // True iff status.disruptedPods already lists the pod: its eviction is counted in
+  // disruptionsAllowed, so it consumes no budget again (filterPodsWithPDBViolation).
+  bool ListsDisrupted(const std::string& pod_name) const {
+    return std::binary_search(disrupted_pods.begin(), disrupted_pods.end(), pod_name);
+  }
 };
 
 // The whole mutable cluster.

@@ -6,6 +6,7 @@
 
 #include <compare>
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -240,6 +241,26 @@ struct PodAffinityTerm {
   std::vector<std::string> namespaces;          // empty + no namespace_selector = the pod's namespace
   std::optional<LabelSelector> namespace_selector;
   std::string topology_key;
+
+  // AffinityTerm.Matches, with the namespaces of GetNamespacesFromPodAffinityTerm: a pod in
+  // `target_namespace` with `target_labels` is selected by this term as written in the spec of a
+  // pod in `owner_namespace`. `namespace_labels(name)` returns a namespace's labels (a const
+  // Labels&); it is asked only when the namespaceSelector decides.
+  template <typename NamespaceLabels>
+  bool Matches(std::string_view owner_namespace, std::string_view target_namespace,
+               const Labels& target_labels, NamespaceLabels&& namespace_labels) const {
+    bool namespace_ok = false;
+    if (namespaces.empty() && !namespace_selector) {
+      namespace_ok = target_namespace == owner_namespace;
+    } else {
+      namespace_ok =
+          std::find(namespaces.begin(), namespaces.end(), target_namespace) != namespaces.end();
+      if (!namespace_ok && namespace_selector) {
+        namespace_ok = namespace_selector->Matches(namespace_labels(target_namespace));
+      }
+    }
+    return namespace_ok && label_selector && label_selector->Matches(target_labels);
+  }
   friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) = default;
 };
 
