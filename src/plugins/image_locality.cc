@@ -1,5 +1,6 @@
 #include "plugins/image_locality.h"
 
+#include <algorithm>
 #include <set>
 
 namespace kpsim::plugins {
@@ -70,11 +71,14 @@ std::string NormalizedImageName(std::string_view name) {
   return out;
 }
 
-// Mirrors `scaledImageScore`.
+// Mirrors `scaledImageScore`. Bad input (a negative size, a size near int64's limit) is clamped
+// to [0, kImageScoreCap] instead of overflowing the conversion.
 std::int64_t ScaledImageScore(std::int64_t size_bytes, int num_nodes, int total_nodes) {
-  if (total_nodes <= 0) return 0;
+  if (total_nodes <= 0 || num_nodes <= 0 || size_bytes <= 0) return 0;
   const double spread = static_cast<double>(num_nodes) / static_cast<double>(total_nodes);
-  return static_cast<std::int64_t>(static_cast<double>(size_bytes) * spread);
+  const double scaled = static_cast<double>(size_bytes) * spread;
+  if (scaled >= static_cast<double>(kImageScoreCap)) return kImageScoreCap;
+  return static_cast<std::int64_t>(scaled);
 }
 
 // Mirrors `sumImageScores` (v1.37: init containers, then containers).
@@ -83,7 +87,9 @@ std::int64_t SumImageScores(const PodSpec& pod, const Node& node, const ImageCou
   for (const std::string& image : pod.images) {
     const std::string name = NormalizedImageName(image);
     if (const std::int64_t* size = NodeImageSize(node, name)) {
-      sum += ScaledImageScore(*size, counts.NumNodes(name), counts.total_nodes);
+      // Saturates: the score is clamped to the ceiling anyway.
+      sum = std::min(kImageScoreCap,
+                     sum + ScaledImageScore(*size, counts.NumNodes(name), counts.total_nodes));
     }
   }
   return sum;
@@ -91,6 +97,8 @@ std::int64_t SumImageScores(const PodSpec& pod, const Node& node, const ImageCou
 
 // Mirrors `calculatePriority(sumScores, numContainers)`.
 std::int64_t CalculateImagePriority(std::int64_t sum_scores, std::int64_t num_containers) {
+  num_containers =
+      std::clamp<std::int64_t>(num_containers, 0, kImageScoreCap / kImageMaxContainerThreshold);
   const std::int64_t max_threshold = kImageMaxContainerThreshold * num_containers;
   if (sum_scores < kImageMinThreshold) {
     sum_scores = kImageMinThreshold;

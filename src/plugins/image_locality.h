@@ -24,6 +24,9 @@ inline constexpr std::int64_t kImageMiB = 1024 * 1024;
 // Upstream `minThreshold` and `maxContainerThreshold`.
 inline constexpr std::int64_t kImageMinThreshold = 23 * kImageMiB;
 inline constexpr std::int64_t kImageMaxContainerThreshold = 1000 * kImageMiB;
+// The largest per-image and summed score kept (2^53 bytes, 8 PiB): a guard against overflow on
+// bad input, far above any ceiling `CalculateImagePriority` uses.
+inline constexpr std::int64_t kImageScoreCap = std::int64_t{1} << 53;
 
 // The cluster-wide spread of images (upstream `ImageStateSummary.NumNodes`, kept by the
 // scheduler cache's `addNodeImageStates`): image name -> number of nodes listing it under that

@@ -217,9 +217,11 @@ SpreadScoreState PodTopologySpreadPreScore(const Pod& incoming, const SpreadView
     for (std::size_t i = 0; i < k; ++i) {
       const SpreadConstraint& c = state.constraints[i];
       if (c.topology_key == kLabelHostname) continue;  // counted per node in Score
-      if (const std::string* value = FindLabel(labels, c.topology_key)) {
-        state.tp_value_to_pod_counts[i].try_emplace(*value, 0);
-      }
+      // As upstream's `node.Labels[key]`, a node without the key (possible only under the
+      // system defaults) registers the empty value: it widens the topology's weight, and the
+      // node itself still scores nothing for that key.
+      const std::string* value = FindLabel(labels, c.topology_key);
+      state.tp_value_to_pod_counts[i].try_emplace(value ? *value : std::string(), 0);
     }
   }
   for (std::size_t i = 0; i < k; ++i) {
@@ -246,8 +248,7 @@ SpreadScoreState PodTopologySpreadPreScore(const Pod& incoming, const SpreadView
       if (c.topology_key == kLabelHostname) continue;
       if (!MatchNodeInclusionPolicies(c, node, incoming.spec.tolerations)) continue;
       const std::string* value = FindLabel(*node.labels, c.topology_key);
-      if (value == nullptr) continue;
-      auto it = state.tp_value_to_pod_counts[i].find(*value);
+      auto it = state.tp_value_to_pod_counts[i].find(value ? *value : std::string());
       if (it == state.tp_value_to_pod_counts[i].end()) continue;
       it->second += CountOnNode(c, by_node[n], incoming.meta.namespace_);
     }
@@ -275,7 +276,7 @@ std::int64_t PodTopologySpreadScore(const SpreadScoreState& state, const SpreadV
       if (it != state.tp_value_to_pod_counts[i].end()) count = it->second;
     }
     score += static_cast<double>(count) * state.topology_normalizing_weight[i] +
-             static_cast<double>(c.max_skew - 1);
+             (static_cast<double>(c.max_skew) - 1);
   }
   return static_cast<std::int64_t>(std::round(score));
 }

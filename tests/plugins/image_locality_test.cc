@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "kpsim/api/types.h"
@@ -46,6 +47,19 @@ TEST(ScaledImageScoreTest, ScalesBySpread) {
   EXPECT_EQ(ScaledImageScore(400 * kMiB, 1, 4), 100 * kMiB);
   EXPECT_EQ(ScaledImageScore(400 * kMiB, 4, 4), 400 * kMiB);
   EXPECT_EQ(ScaledImageScore(400 * kMiB, 1, 0), 0);
+}
+
+TEST(ScaledImageScoreTest, BadSizesNeverOverflow) {
+  EXPECT_EQ(ScaledImageScore(-5, 1, 1), 0);
+  EXPECT_EQ(ScaledImageScore(std::numeric_limits<std::int64_t>::max(), 1, 1), kImageScoreCap);
+  const Node huge = MakeNode("huge", {{{"a:1"}, std::numeric_limits<std::int64_t>::max()},
+                                      {{"b:1"}, std::numeric_limits<std::int64_t>::max()}});
+  PodSpec pod;
+  pod.images = {"a:1", "b:1", "a:1"};
+  const ImageCounts counts = BuildImageCounts({huge});
+  EXPECT_EQ(SumImageScores(pod, huge, counts), kImageScoreCap);
+  EXPECT_EQ(ImageLocalityScore(pod, huge, counts), 100);
+  EXPECT_EQ(CalculateImagePriority(kImageScoreCap, std::numeric_limits<std::int64_t>::max()), 100);
 }
 
 TEST(CalculateImagePriorityTest, ClampsToThresholdsPerContainer) {

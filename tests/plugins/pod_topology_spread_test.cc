@@ -252,6 +252,9 @@ TEST_F(PodTopologySpreadScoreTest, SystemDefaultsDoNotIgnoreNodesAndNeedASelecto
   const SpreadScoreState state =
       PodTopologySpreadPreScore(incoming_, view, filtered, LabelSelector{{{"app", "web"}}, {}});
   EXPECT_FALSE(state.ignored[3]);
+  // n3 has no zone: it registers the empty zone, so zones are {a, ""}.
+  EXPECT_EQ(state.tp_value_to_pod_counts[1].size(), 2U);
+  EXPECT_DOUBLE_EQ(state.topology_normalizing_weight[1], std::log(2.0 + 2));
   // n3 has only the hostname key: 0 pods * w + 3 - 1.
   EXPECT_EQ(PodTopologySpreadScore(state, view, 3), 2);
   EXPECT_TRUE(PodTopologySpreadPreScore(incoming_, view, filtered, std::nullopt).empty());
