@@ -14,16 +14,22 @@
 
 namespace kpsim {
 
-// Explains the cycle of pod group `group` ("ns/name") against the state at time 0 (default profile,
-// GenericWorkload on). NotFound if there is no such group; FailedPrecondition if groups are off.
+// Explains one scheduling attempt of the run `Simulate` makes (the same decision, with every
+// node's filter verdict and every candidate's reprieve trace): by default the first attempt of
+// `query.pod` (or of pod group `query.group`), else the one in round `query.round` or the first
+// at or after `query.at`. NotFound if there is no such pod or group; FailedPrecondition if the
+// run has no such attempt (the message says why). The book profile explains the state at time 0.
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                const ExplainQuery& query);
+
+// Explain of the first attempt of pod group `group` ("ns/name"; GenericWorkload on).
 Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
                                      std::string_view group);
 
 // Runs `options.profile` over `state` until nothing more can happen or `options.until`.
 SimulationResult Simulate(const ClusterState& state, const EngineOptions& options);
 
-// Explains the attempt `pod` ("ns/name", or "name" in namespace default) would make against
-// the state at time 0, changing nothing. NotFound if there is no such pod.
+// Explain of the first attempt of `pod` ("ns/name", or "name" in namespace default).
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
                                 std::string_view pod);
 

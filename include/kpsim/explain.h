@@ -11,6 +11,7 @@
 
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
+#include "kpsim/sim_time.h"
 
 namespace kpsim {
 
@@ -63,8 +64,21 @@ struct GroupExplain {
   std::vector<std::pair<std::string, std::string>> nominations;  // pod -> proposed node
 };
 
+// Which attempt `explain` describes. With neither `round` nor `at`: the first attempt of `pod`
+// (or of pod group `group`) in the run, including pods created during it (replacements).
+struct ExplainQuery {
+  std::string pod;    // "ns/name", or "name" in namespace default
+  std::string group;  // a PodGroup or CompositePodGroup, "ns/name" (instead of `pod`)
+  std::optional<std::int64_t> round;  // that attempt: the `round` of its events
+  std::optional<SimDuration> at;      // the first attempt at or after this simulated time
+};
+
 struct ExplainResult {
   Profile profile = Profile::kDefault;
+  // The attempt explained: its round (as simulate's events number them, 0 under the book
+  // profile, which explains the state at time 0) and its simulated time.
+  std::int64_t round = 0;
+  SimTime time{};
   std::string pod;
   std::int32_t priority = 0;
   bool eligible = false;

@@ -135,6 +135,22 @@ int ReportDiagnostics(const kpsim::io::ReadResult& read, const kpsim::AdmissionR
   return rejected;
 }
 
+// A simulated time given as a Go duration (90s, 5m, 1h30m). Go's time.ParseDuration counts
+// nanoseconds; the clock ticks in microseconds, so the time is floored to a whole microsecond
+// (events at t <= the bound happen: exact for any bound).
+std::optional<kpsim::SimDuration> ParseSimDuration(std::string_view flag, const std::string& text) {
+  auto ns = kpsim::ParseGoDuration(text);
+  if (!ns.ok()) {
+    std::cerr << "kpsim: " << flag << ": " << ns.error().message << "\n";
+    return std::nullopt;
+  }
+  if (*ns < 0) {
+    std::cerr << "kpsim: " << flag << ": \"" << text << "\" is negative; simulated time starts at 0\n";
+    return std::nullopt;
+  }
+  return kpsim::SimDuration{kpsim::FloorNanosToMicros(*ns)};
+}
+
 std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const EngineFlags& e) {
   kpsim::EngineOptions options;
   auto gates = kpsim::FeatureGates::Parse(c.feature_gates);
@@ -164,18 +180,9 @@ std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const Engi
   options.arrival =
       e.arrival == "sequential" ? kpsim::Arrival::kSequential : kpsim::Arrival::kTogether;
   if (e.until_option != nullptr && e.until_option->count() > 0) {
-    // Go's time.ParseDuration syntax, in nanoseconds; the clock ticks in microseconds, so the
-    // bound is floored to a whole microsecond (events at t <= until happen: exact for any bound).
-    auto ns = kpsim::ParseGoDuration(e.until);
-    if (!ns.ok()) {
-      std::cerr << "kpsim: --until: " << ns.error().message << "\n";
-      return std::nullopt;
-    }
-    if (*ns < 0) {
-      std::cerr << "kpsim: --until: \"" << e.until << "\" is negative; simulated time starts at 0\n";
-      return std::nullopt;
-    }
-    options.until = kpsim::SimDuration{kpsim::FloorNanosToMicros(*ns)};
+    auto until = ParseSimDuration("--until", e.until);
+    if (!until) return std::nullopt;
+    options.until = *until;
   }
   if (!e.origin.empty()) {
     auto t = kpsim::WallTime::Parse(e.origin);
@@ -299,7 +306,7 @@ int main(int argc, char** argv) {
   EngineFlags exp_engine;
   std::string explain_pod;
   CLI::App* explain =
-      app.add_subcommand("explain", "Explain one pod's scheduling attempt against the state at time 0");
+      app.add_subcommand("explain", "Explain one scheduling attempt of the run: every node's filter verdict, the candidates, the reprieve");
   std::string explain_group;
   CLI::Option* pod_opt =
       explain->add_option("--pod", explain_pod, "The pod, as NS/NAME (or NAME in namespace default)");
@@ -307,6 +314,16 @@ int main(int argc, char** argv) {
       "--group", explain_group, "A PodGroup or CompositePodGroup, as NS/NAME (needs GenericWorkload=true)");
   pod_opt->excludes(group_opt);
   group_opt->excludes(pod_opt);
+  std::int64_t explain_attempt = 0;
+  std::string explain_at;
+  CLI::Option* attempt_opt = explain->add_option(
+      "--attempt", explain_attempt,
+      "Explain the attempt of this round (the `round` of simulate's events) instead of the first");
+  attempt_opt->check(CLI::PositiveNumber);
+  CLI::Option* at_opt = explain->add_option(
+      "--at", explain_at, "Explain the first attempt at or after this simulated time (Go duration: 90s, 5m)");
+  attempt_opt->excludes(at_opt);
+  at_opt->excludes(attempt_opt);
   AddEngine(explain, exp_engine, false);
   AddCommon(explain, exp_common, /*html=*/true);
 
@@ -381,9 +398,15 @@ int main(int argc, char** argv) {
     std::cerr << "kpsim: explain: one of --pod or --group is required\n\n" << explain->help();
     return kExitUsage;
   }
-  auto explained = explain_group.empty()
-                       ? kpsim::Explain(admission.state, *options, explain_pod)
-                       : kpsim::ExplainGroup(admission.state, *options, explain_group);
+  kpsim::ExplainQuery query;
+  query.pod = explain_pod;
+  query.group = explain_group;
+  if (attempt_opt->count() > 0) query.round = explain_attempt;
+  if (at_opt->count() > 0) {
+    query.at = ParseSimDuration("--at", explain_at);
+    if (!query.at) return kExitUsage;
+  }
+  auto explained = kpsim::Explain(admission.state, *options, query);
   if (!explained.ok()) {
     ReportWarnings(input_warnings);
     std::cerr << "kpsim: explain: " << explained.error().message << "\n";

@@ -91,6 +91,8 @@ std::string RenderExplainJson(const ExplainResult& explain,
   Json out = Json::object();
   out["profile"] = std::string(render::ProfileName(explain.profile));
   out["pod"] = explain.pod;
+  out["round"] = explain.round;
+  out["time"] = render::SecondsJson(explain.time);
   out["priority"] = explain.priority;
   out["eligible"] = explain.eligible;
   out["eligibilityMessage"] = explain.eligibility_message;
@@ -158,6 +160,9 @@ std::string RenderExplainText(const ExplainResult& explain,
                               std::span<const Warning> input_warnings) {
   std::string out = fmt::format("Pod {} (priority {}), profile {}\n", explain.pod,
                                 explain.priority, render::ProfileName(explain.profile));
+  out += explain.round > 0 ? fmt::format("Attempt: round {} at {}s of the run\n", explain.round,
+                                         render::SecondsText(explain.time, 0))
+                           : "Attempt: against the state at time 0\n";
   // 1) Filter, per node.
   out += "\nFilter:\n";
   if (explain.filter.empty()) {

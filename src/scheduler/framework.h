@@ -68,10 +68,17 @@ class Framework {
   Framework(const Framework&) = delete;
   Framework& operator=(const Framework&) = delete;
 
-  // Decides what scheduling `pod` now would do. `trace` (may be null) receives the explanation.
-  // With `no_preemption` set, PostFilter does not run and its status is that text (pods
-  // scheduled within a pod-group cycle, rule 17.4).
-  Decision Decide(PodId pod, ExplainResult* trace, const std::string* no_preemption = nullptr);
+  // schedulePod and, on failure, PostFilter: what scheduling `pod` now does. With
+  // `no_preemption` set, PostFilter does not run and its status is that text (pods scheduled
+  // within a pod-group cycle). Changes the generator, the filter start index and the caches,
+  // never the model.
+  Decision Decide(PodId pod, const std::string* no_preemption = nullptr);
+
+  // The read-only diagnosis of the cycle that decided `d` for `pod`, against the same state
+  // (call it before the decision is applied): every node's filter verdict in node order, the
+  // eligibility and, after a PostFilter, every potential node's dry run with its reprieve steps
+  // (only the chosen node's with `chosen_only`). Changes nothing a later decision reads.
+  void Diagnose(PodId pod, const Decision& d, bool chosen_only, ExplainResult& out);
 
   // Pod groups (GenericWorkload): the pending pods of root group `root` in scheduling order
   // (rule 17.2), the pre-cycle validation (rule 17.1), one tentative placement (rule 17.3, the
@@ -114,7 +121,11 @@ class Framework {
   // PostFilter: DefaultPreemption (Evaluator.Preempt).
   Decision Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
                    const std::string& fit_error, PluginMask rejectors,
-                   const AffinityState* affinity, ExplainResult* trace);
+                   const AffinityState* affinity);
+  // Filter over the nodes in order from the start index, Score, and PostFilter: the per-node
+  // path, and the reference the class index is checked against in debug builds.
+  Decision DecidePlain(const PodInfo& pod, const AffinityState* affinity,
+                       const std::string* no_preemption);
   std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses) const {
     return PodEligibleToPreemptOthers(model_, pod, statuses);
   }
@@ -196,6 +207,9 @@ class Framework {
   mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
   std::vector<std::int32_t> pdb_scratch_;   // RefreshIndex: the PDBs changed since the last look
 };
+
+// Whether two decisions agree (kind, node, message, nomination clearing, victims).
+bool SameDecision(const Decision& a, const Decision& b);
 
 // kube-scheduler's numFeasibleNodesToFind: `percentage` is the profile's
 // percentageOfNodesToScore, 0 for the adaptive percentage.

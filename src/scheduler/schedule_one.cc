@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <deque>
 #include <functional>
@@ -32,15 +33,6 @@ std::size_t NumFeasibleNodesToFind(std::size_t num_all_nodes, std::int32_t perce
   return std::max(num, kMinFeasibleNodesToFind);
 }
 
-namespace {
-
-void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out) {
-  out.fits = s.IsSuccess();
-  out.code = std::string(CodeName(s.code()));
-  for (int i = 0; i < s.reason_count(); ++i) out.reasons.push_back(reasons.Text(s.reason(i)));
-}
-
-}  // namespace
 
 Framework::Framework(ClusterModel& model, const EngineOptions& options)
     : model_(model),
@@ -153,7 +145,7 @@ std::vector<const Candidate*> Framework::PickCandidate(
 
 Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
                             const std::string& fit_error, PluginMask rejectors,
-                            const AffinityState* affinity, ExplainResult* trace) {
+                            const AffinityState* affinity) {
   // Mirrors Evaluator.Preempt (preemption.go): 1) eligibility, 2) candidates from a dry run on
   // every potential node, 3) pick the best, 4) actuation is left to the caller.
   ++preemption_attempts_;
@@ -163,13 +155,8 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   // 1) Ensure the preemptor is eligible.
   if (auto why = Ineligible(pod, statuses)) {
     d.message = fit_error + " preemption: " + *why;
-    if (trace) {
-      trace->eligible = false;
-      trace->eligibility_message = *why;
-    }
     return d;
   }
-  if (trace) trace->eligible = true;
   // 2) Potential nodes: those whose failure preemption might resolve.
   std::vector<NodeId> potential;
   for (NodeId id : model_.node_order()) {
@@ -196,22 +183,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
     for (std::size_t i = 0; i < np; ++i) {
       const NodeId id = potential[(offset + i) % np];
       ++dry_runs_;
-      const DryRunResult* r = nullptr;
-      if (trace) {
-        CandidateOutcome outcome;
-        scratch.push_back(victims_.SelectVictimsOnNode(pod, id, affinity, &outcome, &pod));
-        r = &scratch.back();
-        outcome.node = model_.nodes()[static_cast<std::size_t>(id)].name;
-        if (!r->candidate) {
-          // Not a candidate: keep the reason as the only step.
-          ReprieveStep step;
-          step.why = "not a candidate: " + victims_.ReasonsText(r->status);
-          outcome.steps.push_back(std::move(step));
-        }
-        trace->candidates.push_back(std::move(outcome));
-      } else {
-        r = &CachedDryRun(pod, id, affinity, scratch);
-      }
+      const DryRunResult* r = &CachedDryRun(pod, id, affinity, scratch);
       if (r->candidate) {
         auto& list = r->candidate->pdb_violations == 0 ? non_violating : violating;
         if (list.size() < num_candidates) list.push_back(&*r->candidate);
@@ -230,7 +202,6 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
     d.message = fit_error + " preemption: " +
                 FitErrorText(num_nodes, dry_statuses, model_.reasons().Text(not_helpful_reason_));
     d.clear_nomination = true;
-    if (trace) trace->message = d.message;
     return d;
   }
   // 3) Pick the best candidate.
@@ -241,41 +212,22 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
   SetPreemptionFound(d, fit_error, best);
   d.record = MakePodDecision(model_, pod, ranked, static_cast<std::int64_t>(all.size()),
                              static_cast<std::int64_t>(dry_runs_ - dry_runs_before));
-  if (trace) {
-    ChosenCandidate chosen;
-    chosen.node = model_.nodes()[static_cast<std::size_t>(best.node)].name;
-    for (const Victim& v : best.victims) {
-      chosen.victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
-    }
-    chosen.decided_by = d.record->decided_by_label;
-    trace->chosen = std::move(chosen);
-  }
   return d;
 }
 
-Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string* no_preemption) {
+Decision Framework::Decide(PodId pod_id, const std::string* no_preemption) {
   const PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
-  const auto& order = model_.node_order();
-  const std::size_t num_nodes = order.size();
-  if (trace) {
-    trace->profile = Profile::kDefault;
-    trace->pod = pod.key;
-    trace->priority = pod.priority;
-    trace->eligible = pod.preemption_policy != PreemptionPolicy::kNever;
-    if (!trace->eligible) trace->eligibility_message = "not eligible due to preemptionPolicy=Never.";
-  }
   Decision d;
-  if (num_nodes == 0) {
+  if (model_.node_order().empty()) {
     d.message = "no nodes available to schedule pods";
-    if (trace) trace->message = d.message;
     return d;
   }
   AffinityState affinity_state;
   const AffinityState* affinity =
       filters_.PreFilter(pod, affinity_state) ? &affinity_state : nullptr;
 
-  // The nominated node first (rule 4.2.3).
-  if (pod.nominated != kNoId && trace == nullptr) {
+  // The nominated node first (schedulePod: evaluateNominatedNode).
+  if (pod.nominated != kNoId) {
     const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(pod.nominated)];
     if (FilterWithNominated(pod, pod.nominated, node.requested, affinity, &pod).IsSuccess()) {
       d.kind = Decision::Kind::kBind;
@@ -283,45 +235,73 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string
       return d;
     }
   }
-  if (trace == nullptr && IndexUsable(pod, affinity)) {
-    return DecideIndexed(pod, IndexFor(pod), no_preemption);
-  }
+  if (!IndexUsable(pod, affinity)) return DecidePlain(pod, affinity, no_preemption);
+#ifdef NDEBUG
+  return DecideIndexed(pod, IndexFor(pod), no_preemption);
+#else
+  // Debug builds decide on both paths and require the same decision: the class index must be
+  // an optimisation of the per-node path, nothing else. The per-node run starts from the same
+  // generator and start index and leaves the indexed run's state (and statistics) in place.
+  const auto rng_before = rng_;
+  const std::size_t start_before = next_start_node_index_;
+  Decision indexed = DecideIndexed(pod, IndexFor(pod), no_preemption);
+  const auto rng_after = rng_;
+  const std::size_t start_after = next_start_node_index_;
+  const std::int64_t dry_runs = dry_runs_;
+  const std::int64_t attempts = preemption_attempts_;
+  rng_ = rng_before;
+  next_start_node_index_ = start_before;
+  const Decision plain = DecidePlain(pod, affinity, no_preemption);
+  assert(SameDecision(indexed, plain) && "the class index decided otherwise than the per-node path");
+  assert(rng_ == rng_after && next_start_node_index_ == start_after &&
+         "the class index left the generator or the start index otherwise than the per-node path");
+  rng_ = rng_after;
+  next_start_node_index_ = start_after;
+  dry_runs_ = dry_runs;
+  preemption_attempts_ = attempts;
+  return indexed;
+#endif
+}
+
+bool SameDecision(const Decision& a, const Decision& b) {
+  auto victims = [](const Decision& d) {
+    std::vector<std::pair<PodId, bool>> out;
+    if (d.candidate) {
+      for (const Victim& v : d.candidate->victims) out.emplace_back(v.pod, v.pdb_violating);
+    }
+    return out;
+  };
+  return a.kind == b.kind && a.node == b.node && a.message == b.message &&
+         a.clear_nomination == b.clear_nomination && victims(a) == victims(b);
+}
+
+Decision Framework::DecidePlain(const PodInfo& pod, const AffinityState* affinity,
+                                const std::string* no_preemption) {
+  const auto& order = model_.node_order();
+  const std::size_t num_nodes = order.size();
+  Decision d;
   // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
-  // where the previous cycle stopped. `explain` evaluates every node but decides the same way.
+  // where the previous cycle stopped (findNodesThatPassFilters).
   const std::size_t to_find = NumFeasibleNodesToFind(num_nodes, options_.percentage_of_nodes_to_score);
   std::vector<Status>& statuses = statuses_;
   statuses.resize(model_.nodes().size());  // every processed node's entry is written below
   std::vector<NodeId> feasible;
   std::size_t processed = 0;
-  const std::size_t start = trace ? 0 : next_start_node_index_;
+  const std::size_t start = next_start_node_index_;
   for (std::size_t i = 0; i < num_nodes; ++i) {
     const NodeId id = order[(start + i) % num_nodes];
     Status s = CachedFilter(pod, id, affinity);
-    if (trace) {
-      FilterOutcome out;
-      out.node = model_.nodes()[static_cast<std::size_t>(id)].name;
-      FillStatus(model_.reasons(), s, out);
-      trace->filter.push_back(std::move(out));
-    }
     statuses[static_cast<std::size_t>(id)] = s;
-    if (s.IsSuccess()) {
-      if (feasible.size() < to_find) feasible.push_back(id);
-      if (feasible.size() >= to_find && !trace) {
-        ++processed;
-        break;
-      }
-    }
     ++processed;
+    if (s.IsSuccess()) {
+      feasible.push_back(id);
+      if (feasible.size() >= to_find) break;
+    }
   }
-  if (!trace) next_start_node_index_ = (next_start_node_index_ + processed) % num_nodes;
+  next_start_node_index_ = (next_start_node_index_ + processed) % num_nodes;
   if (!feasible.empty()) {
     d.kind = Decision::Kind::kBind;
     d.node = SelectHost(pod, feasible);
-    if (trace) {
-      trace->fits_node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
-      trace->message = fmt::format("the pod fits without preemption; kube-scheduler would bind it to {}",
-                                   *trace->fits_node);
-    }
     return d;
   }
   PluginMask rejectors = 0;
@@ -332,12 +312,9 @@ Decision Framework::Decide(PodId pod_id, ExplainResult* trace, const std::string
   if (no_preemption != nullptr) {
     d.rejectors = rejectors;
     d.message = fit_error + " preemption: " + *no_preemption;
-    if (trace) trace->message = d.message;
     return d;
   }
-  d = Preempt(pod, statuses, fit_error, rejectors, affinity, trace);
-  if (trace) trace->message = d.message;
-  return d;
+  return Preempt(pod, statuses, fit_error, rejectors, affinity);
 }
 
 }  // namespace kpsim::engine

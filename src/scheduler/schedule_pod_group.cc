@@ -167,7 +167,7 @@ GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<Pod
   GroupPlacement out;
   for (PodId id : pending) {
     if (key == nullptr) {
-      const Decision d = Decide(id, nullptr, &no_preemption);
+      const Decision d = Decide(id, &no_preemption);
       if (d.kind == Decision::Kind::kBind) {
         model_.Assume(id, d.node);
         out.assigned.emplace_back(id, d.node);

@@ -13,6 +13,7 @@
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "sim/explain.h"
 #include "sim/simulator.h"
 
 namespace kpsim {
@@ -80,36 +81,46 @@ SimulationResult Simulate(const ClusterState& state, const EngineOptions& option
 }
 
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
-                                std::string_view pod) {
+                                const ExplainQuery& query) {
   EngineOptions resolved = options;
   resolved.origin = ResolveOrigin(state, options);
-  if (resolved.profile == Profile::kBook) {
-    Expected<ExplainResult> explained = book::Explain(state, resolved, pod);
-    if (std::optional<Warning> gates = BookGatesWarning(state); gates && explained.ok()) {
-      explained->warnings.push_back(std::move(*gates));
-    }
-    if (explained.ok() && resolved.arrival == Arrival::kSequential) {
-      // The chapter's explain table is of the state at time 0 only.
-      Warning warning;
-      warning.code = "FlagIgnored";
-      warning.message =
-          "--arrival sequential is not applied by explain under --profile book: the table is of "
-          "the state at time 0 (simulate --profile book does apply it)";
-      explained->warnings.push_back(std::move(warning));
-    }
-    return explained;
+  if (resolved.profile != Profile::kBook) return engine::Explain(state, resolved, query);
+  if (!query.group.empty()) {
+    return MakeError(ErrorCode::kInvalidArgument, "the book profile has no pod groups");
   }
-  return engine::Explain(state, resolved, pod);
+  Expected<ExplainResult> explained = book::Explain(state, resolved, query.pod);
+  if (!explained.ok()) return explained;
+  if (std::optional<Warning> gates = BookGatesWarning(state)) {
+    explained->warnings.push_back(std::move(*gates));
+  }
+  auto ignored = [&](std::string_view flag) {
+    // The chapter's explain table is of the state at time 0 only.
+    Warning warning;
+    warning.code = "FlagIgnored";
+    warning.message = fmt::format(
+        "{} is not applied by explain under --profile book: the table is of the state at time 0 "
+        "(simulate --profile book does apply it)",
+        flag);
+    explained->warnings.push_back(std::move(warning));
+  };
+  if (resolved.arrival == Arrival::kSequential) ignored("--arrival sequential");
+  if (query.round) ignored("--attempt");
+  if (query.at) ignored("--at");
+  return explained;
+}
+
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                std::string_view pod) {
+  ExplainQuery query;
+  query.pod = std::string(pod);
+  return Explain(state, options, query);
 }
 
 Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
                                      std::string_view group) {
-  if (options.profile == Profile::kBook) {
-    return MakeError(ErrorCode::kInvalidArgument, "the book profile has no pod groups");
-  }
-  EngineOptions resolved = options;
-  resolved.origin = ResolveOrigin(state, options);
-  return engine::ExplainGroup(state, resolved, group);
+  ExplainQuery query;
+  query.group = std::string(group);
+  return Explain(state, options, query);
 }
 
 }  // namespace kpsim

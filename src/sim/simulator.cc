@@ -10,9 +10,11 @@
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
+#include "framework/observer.h"
 #include "kpsim/sim_time.h"
 #include "queue/queue.h"
 #include "scheduler/framework.h"
+#include "sim/explain.h"
 #include "snapshot/cluster.h"
 
 namespace kpsim::engine {
@@ -34,17 +36,14 @@ struct Timed {
 // The default profile's simulation: the event loop around the scheduling cycle.
 class Simulator {
  public:
-  Simulator(const ClusterState& state, const EngineOptions& options)
+  Simulator(const ClusterState& state, const EngineOptions& options, CycleObserver* observer)
       : options_(options),
+        observer_(observer),
         model_(state, options),
         framework_(model_, options),
         queue_(model_, MakeQueueOptions(options)) {}
 
   SimulationResult Run();
-  // `explain` under `--arrival sequential`: runs until the apply holding `pod` is the next to
-  // arrive and the scheduler has settled, then explains `pod`'s attempt against that state.
-  // nullopt if `pod` is not one of the sequential applies.
-  std::optional<ExplainResult> ExplainWhenApplied(PodId pod);
 
  private:
   static QueueOptions MakeQueueOptions(const EngineOptions& options) {
@@ -76,10 +75,15 @@ class Simulator {
   void PlanApplies(const std::vector<PodId>& pods);
   bool ReleaseNextApply();
   void ProcessTimed(const Timed& t);
+  // Hands `attempt` to the observer, if it wants it, with the diagnosis `diagnose` fills in
+  // (`chosen_only`: the observer's detail).
+  template <typename Diagnose>
+  void Observe(Attempt attempt, Diagnose&& diagnose);
   std::string ReplacementName(const PodInfo& victim);
   SimulationResult Collect();
 
   const EngineOptions& options_;
+  CycleObserver* observer_;  // may be null
   ClusterModel model_;
   Framework framework_;
   SchedulingQueue queue_;
@@ -88,8 +92,7 @@ class Simulator {
   int terminations_in_flight_ = 0;
   std::vector<std::vector<PodId>> applies_;
   std::size_t next_apply_ = 0;
-  PodId stop_before_ = kNoId;  // explain: stop when this pod's apply is next
-  bool stopped_ = false;
+  bool stopped_ = false;  // the observer has what it wants
   SimTime now_{};
   std::int64_t round_ = 0;
   SimulationResult result_;
@@ -175,11 +178,6 @@ void Simulator::PlanApplies(const std::vector<PodId>& pods) {
 bool Simulator::ReleaseNextApply() {
   // Settled: nothing to attempt but pods parked unschedulable, and no termination in flight.
   if (next_apply_ >= applies_.size() || !queue_.Empty() || terminations_in_flight_ > 0) return false;
-  const std::vector<PodId>& next = applies_[next_apply_];
-  if (stop_before_ != kNoId && std::find(next.begin(), next.end(), stop_before_) != next.end()) {
-    stopped_ = true;
-    return false;
-  }
   const std::size_t number = ++next_apply_;
   for (PodId id : applies_[number - 1]) {
     PodInfo& pod = model_.pods()[static_cast<std::size_t>(id)];
@@ -220,6 +218,25 @@ void Simulator::ProcessTimed(const Timed& t) {
       return;
     }
   }
+}
+
+template <typename Diagnose>
+void Simulator::Observe(Attempt attempt, Diagnose&& diagnose) {
+  if (observer_ == nullptr) return;
+  attempt.round = round_;
+  attempt.time = now_;
+  attempt.model = &model_;
+  ExplainDetail detail = ExplainDetail::kFull;
+  if (!observer_->Observes(attempt, detail)) {
+    stopped_ = observer_->Done();
+    return;
+  }
+  ExplainResult explained;
+  diagnose(explained, detail == ExplainDetail::kChosenOnly);
+  explained.round = round_;
+  explained.time = now_;
+  observer_->OnExplained(attempt, std::move(explained));
+  if (observer_->Done()) stopped_ = true;
 }
 
 void Simulator::Enqueue(PodId pod_id) {
@@ -334,15 +351,22 @@ void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
 }
 
 void Simulator::ScheduleGroup(std::int32_t root) {
-  // One pod-group cycle (spec §17) and, when the group cannot be placed, workload-aware
-  // preemption (§18).
+  // One pod-group cycle (scheduleOnePodGroup) and, when the group cannot be placed,
+  // workload-aware preemption.
   ++round_;
   ++result_.stats.scheduling_attempts;
   const PodId entity = GroupEntity(root);
   GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
   const std::vector<PodId> pending = framework_.PendingMembers(root);
   if (pending.empty()) return;
+  Attempt attempt;
+  attempt.group = root;
+  attempt.members = pending;
   if (auto error = framework_.ValidateGroup(root)) {
+    attempt.outcome = Attempt::Outcome::kFail;
+    Observe(attempt, [&](ExplainResult& out, bool) {
+      out = ExplainGroupAttempt(model_, root, pending, &*error, nullptr, nullptr, {});
+    });
     group.rejected = true;
     group.message = *error;
     for (PodId id : pending) {
@@ -356,6 +380,10 @@ void Simulator::ScheduleGroup(std::int32_t root) {
   group.rejected = false;
   GroupPlacement placement = framework_.PlaceGroup(root, pending);
   if (placement.feasible) {
+    attempt.outcome = placement.failed.empty() ? Attempt::Outcome::kBind : Attempt::Outcome::kFail;
+    Observe(attempt, [&](ExplainResult& out, bool) {
+      out = ExplainGroupAttempt(model_, root, pending, nullptr, &placement, nullptr, {});
+    });
     for (const auto& [id, node] : placement.assigned) {
       PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
       model_.Bind(id, node, now_);
@@ -377,7 +405,14 @@ void Simulator::ScheduleGroup(std::int32_t root) {
     }
     return;
   }
-  GroupPreemption wap = framework_.PreemptGroup(root, pending, nullptr);
+  // The reprieve steps are recorded only when someone may ask for them.
+  std::vector<ReprieveStep> reprieve;
+  GroupPreemption wap = framework_.PreemptGroup(root, pending, observer_ ? &reprieve : nullptr);
+  attempt.outcome =
+      wap.kind == GroupPreemption::Kind::kPreempt ? Attempt::Outcome::kPreempt : Attempt::Outcome::kFail;
+  Observe(attempt, [&](ExplainResult& out, bool) {
+    out = ExplainGroupAttempt(model_, root, pending, nullptr, &placement, &wap, std::move(reprieve));
+  });
   group.message = placement.message + ". pod group preemption: " + wap.message;
   for (PodId id : pending) {
     PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
@@ -406,6 +441,8 @@ void Simulator::ScheduleGroup(std::int32_t root) {
 }
 
 void Simulator::Schedule(PodId pod_id) {
+  // ScheduleOne: the skip checks first (skipPodSchedule), then one decision, which the observer
+  // may diagnose before it is applied.
   framework_.SetNow(now_);
   if (pod_id < 0) {
     ScheduleGroup(GroupOf(pod_id));
@@ -416,12 +453,20 @@ void Simulator::Schedule(PodId pod_id) {
   PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
   if (pod.state != PodState::kPending) return;
   if (pod.pod.meta.deletion_timestamp) {
-    // Rule 3.7: a pod being deleted is skipped; it goes away.
+    // A pod being deleted is skipped; it goes away.
     model_.Remove(pod_id, now_);
     Emit(EventReason::kDeleted, pod, "", "pod has a deletionTimestamp; the scheduler skips it");
     return;
   }
-  Decision d = framework_.Decide(pod_id, nullptr);
+  Decision d = framework_.Decide(pod_id);
+  Attempt attempt;
+  attempt.pod = pod_id;
+  attempt.outcome = d.kind == Decision::Kind::kBind      ? Attempt::Outcome::kBind
+                    : d.kind == Decision::Kind::kPreempt ? Attempt::Outcome::kPreempt
+                                                         : Attempt::Outcome::kFail;
+  Observe(attempt, [&](ExplainResult& out, bool chosen_only) {
+    framework_.Diagnose(pod_id, d, chosen_only, out);
+  });
   switch (d.kind) {
     case Decision::Kind::kBind: {
       pod.in_queue = false;
@@ -496,10 +541,10 @@ SimulationResult Simulator::Run() {
     queue_.Flush(now_);
     if (auto pod = queue_.Pop()) {
       Schedule(*pod);
+      if (stopped_) break;
       continue;
     }
     if (ReleaseNextApply()) continue;
-    if (stopped_) break;
     std::optional<SimTime> next;
     if (!timed_.empty()) next = timed_.top().at;
     if (auto flush = queue_.NextFlushTime(now_); flush && (!next || *flush < *next)) next = flush;
@@ -516,16 +561,6 @@ SimulationResult Simulator::Run() {
   }
   result_.end_time = now_;
   return Collect();
-}
-
-std::optional<ExplainResult> Simulator::ExplainWhenApplied(PodId pod) {
-  stop_before_ = pod;
-  (void)Run();
-  if (!stopped_) return std::nullopt;
-  framework_.SetNow(now_);
-  ExplainResult result;
-  (void)framework_.Decide(pod, &result);
-  return result;
 }
 
 SimulationResult Simulator::Collect() {
@@ -604,153 +639,12 @@ SimulationResult Simulator::Collect() {
   return std::move(result_);
 }
 
-std::string NormalizePodKey(std::string_view key) {
-  if (key.find('/') == std::string_view::npos) return "default/" + std::string(key);
-  return std::string(key);
-}
-
 }  // namespace
 
-SimulationResult Simulate(const ClusterState& state, const EngineOptions& options) {
-  Simulator sim(state, options);
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options,
+                          CycleObserver* observer) {
+  Simulator sim(state, options, observer);
   return sim.Run();
-}
-
-namespace {
-
-// The explanation of root group `root`'s cycle at time 0.
-ExplainResult ExplainGroupCycle(ClusterModel& model, Framework& framework, std::int32_t root) {
-  ExplainResult result;
-  result.profile = Profile::kDefault;
-  const GroupInfo& group = model.groups()[static_cast<std::size_t>(root)];
-  GroupExplain g;
-  g.group = group.key;
-  g.priority = group.priority;
-  result.pod = group.key;
-  result.priority = group.priority;
-  const std::vector<PodId> pending = framework.PendingMembers(root);
-  for (PodId id : pending) g.members.push_back(model.pods()[static_cast<std::size_t>(id)].key);
-  if (auto error = framework.ValidateGroup(root)) {
-    g.validation_error = *error;
-    result.eligible = false;
-    result.eligibility_message = *error;
-    result.message = *error;
-    result.group = std::move(g);
-    return result;
-  }
-  if (pending.empty()) {
-    result.message = fmt::format("pod group {} has no pending pods", group.key);
-    result.group = std::move(g);
-    return result;
-  }
-  GroupPlacement placement = framework.PlaceGroup(root, pending);
-  for (const auto& [id, node] : placement.assigned) {
-    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
-                             model.nodes()[static_cast<std::size_t>(node)].name);
-  }
-  for (const auto& [id, why] : placement.failed) {
-    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key, why);
-  }
-  g.placeable = placement.feasible;
-  g.placement_message = placement.message;
-  result.eligible = true;
-  if (placement.feasible) {
-    result.message = fmt::format("the group fits without preemption: {} of {} pending pods placed",
-                                 placement.assigned.size(), pending.size());
-    result.group = std::move(g);
-    return result;
-  }
-  const GroupPreemption wap = framework.PreemptGroup(root, pending, &g.reprieve);
-  g.preemption_message = "pod group preemption: " + wap.message;
-  result.message = placement.message + ". " + g.preemption_message;
-  if (wap.kind == GroupPreemption::Kind::kPreempt) {
-    ChosenCandidate chosen;
-    chosen.node = "cluster";
-    for (const Victim& v : wap.victims) {
-      const std::string& key = model.pods()[static_cast<std::size_t>(v.pod)].key;
-      chosen.victims.push_back(key);
-      g.victims.push_back(key);
-    }
-    chosen.decided_by = "workload-aware preemption: remove every lower-priority victim, place the group "
-                        "once, reprieve against that placement";
-    result.chosen = std::move(chosen);
-    for (const auto& [id, node] : wap.assignments) {
-      g.nominations.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
-                                 model.nodes()[static_cast<std::size_t>(node)].name);
-    }
-  } else if (wap.kind == GroupPreemption::Kind::kFail &&
-             wap.message.rfind("not eligible", 0) == 0) {
-    result.eligible = false;
-    result.eligibility_message = wap.message;
-  }
-  result.group = std::move(g);
-  return result;
-}
-
-}  // namespace
-
-Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
-                                     std::string_view group) {
-  if (!options.gates.generic_workload) {
-    return MakeError(ErrorCode::kFailedPrecondition,
-                     "pod groups are scheduled as groups only with --feature-gates GenericWorkload=true");
-  }
-  ClusterModel model(state, options);
-  const std::string key = NormalizePodKey(group);
-  for (std::size_t i = 0; i < model.groups().size(); ++i) {
-    if (model.groups()[i].key == key) {
-      Framework framework(model, options);
-      return ExplainGroupCycle(model, framework, model.groups()[i].root);
-    }
-  }
-  return MakeError(ErrorCode::kNotFound, fmt::format("pod group {} not found in the input", key));
-}
-
-Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
-                                std::string_view pod) {
-  ClusterModel model(state, options);
-  const std::string key = NormalizePodKey(pod);
-  auto id = model.FindPod(key);
-  if (!id) {
-    return MakeError(ErrorCode::kNotFound, fmt::format("pod {} not found in the input", key));
-  }
-  const PodInfo& info = model.pods()[static_cast<std::size_t>(*id)];
-  if (info.state == PodState::kPending && !info.pod.spec.scheduling_gates.empty()) {
-    // SchedulingGates.PreEnqueue keeps it out of the queue: there is no cycle to explain.
-    std::string names;
-    for (const std::string& gate : info.pod.spec.scheduling_gates) {
-      names += (names.empty() ? "" : " ") + gate;
-    }
-    return MakeError(ErrorCode::kFailedPrecondition,
-                     fmt::format("pod {} is SchedulingGated (waiting for scheduling gates: [{}]): "
-                                 "kube-scheduler makes no attempt for it until its gates are "
-                                 "removed",
-                                 key, names));
-  }
-  if (info.group != kNoId && info.state == PodState::kPending) {
-    // Scheduled through its group: explain the group's cycle.
-    Framework framework(model, options);
-    ExplainResult result =
-        ExplainGroupCycle(model, framework, model.groups()[static_cast<std::size_t>(info.group)].root);
-    result.pod = key;
-    result.priority = info.priority;
-    return result;
-  }
-  if (info.state != PodState::kPending) {
-    return MakeError(ErrorCode::kFailedPrecondition,
-                     fmt::format("pod {} is not pending (it is {} on node {}); explain needs a pod "
-                                 "that waits for scheduling",
-                                 key, PodStateName(info.state), info.pod.spec.node_name));
-  }
-  if (options.arrival == Arrival::kSequential && !info.pod.meta.creation_timestamp) {
-    // Explain the attempt the pod makes when its apply arrives, after the earlier ones settled.
-    Simulator sim(state, options);
-    if (std::optional<ExplainResult> at_apply = sim.ExplainWhenApplied(*id)) return *at_apply;
-  }
-  Framework framework(model, options);
-  ExplainResult result;
-  (void)framework.Decide(*id, &result);
-  return result;
 }
 
 }  // namespace kpsim::engine

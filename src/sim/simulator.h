@@ -2,23 +2,17 @@
 
 // The `default` profile: kube-scheduler's queue, filters, scores and preemption on a simulated clock.
 
-#include <string_view>
-
+#include "framework/observer.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
-#include "kpsim/expected.h"
-#include "kpsim/explain.h"
 #include "kpsim/results.h"
 
 namespace kpsim::engine {
 
+// Runs the default profile. `observer` (may be null) is offered every attempt, decided and not
+// yet applied, and may stop the run (CycleObserver::Done).
 // REQUIRES: options.profile == Profile::kDefault; `options.origin` is set.
-SimulationResult Simulate(const ClusterState& state, const EngineOptions& options);
-
-Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
-                                std::string_view pod);
-
-Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOptions& options,
-                                     std::string_view group);
+SimulationResult Simulate(const ClusterState& state, const EngineOptions& options,
+                          CycleObserver* observer = nullptr);
 
 }  // namespace kpsim::engine

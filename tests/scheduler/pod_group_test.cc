@@ -20,6 +20,7 @@
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
 #include "scheduler/framework.h"
+#include "kpsim/engine.h"
 #include "sim/simulator.h"
 #include "snapshot/cluster.h"
 #include "testing/builders.h"
@@ -778,7 +779,7 @@ TEST_F(PodGroupTest, GroupPreemptionTakesAnAllVictimGroupAsOneUnit) {
 
 TEST_F(PodGroupTest, ExplainGroupUnknownGroupIsNotFound) {
   AddGroup(MakePodGroup("g").Priority(10).Build());
-  const auto r = kpsim::engine::ExplainGroup(state, options, "default/nope");
+  const auto r = kpsim::ExplainGroup(state, options, "default/nope");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kNotFound);
 }
@@ -786,13 +787,13 @@ TEST_F(PodGroupTest, ExplainGroupUnknownGroupIsNotFound) {
 TEST_F(PodGroupTest, ExplainGroupWithoutGenericWorkloadIsFailedPrecondition) {
   options.gates.generic_workload = false;
   AddGroup(MakePodGroup("g").Priority(10).Build());
-  const auto r = kpsim::engine::ExplainGroup(state, options, "default/g");
+  const auto r = kpsim::ExplainGroup(state, options, "default/g");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kFailedPrecondition);
 }
 
 TEST_F(ReprieveTest, ExplainGroupShowsReprieveStepsVictimsAndNominations) {
-  const auto r = kpsim::engine::ExplainGroup(state, options, "default/g");
+  const auto r = kpsim::ExplainGroup(state, options, "default/g");
   ASSERT_TRUE(r.ok());
   ASSERT_TRUE(r->group.has_value());
   const GroupExplain& g = *r->group;
@@ -812,7 +813,7 @@ TEST_F(ReprieveTest, ExplainGroupShowsReprieveStepsVictimsAndNominations) {
 TEST_F(PodGroupTest, ExplainGroupReportsTheValidationError) {
   AddGroup(MakePodGroup("g").Priority(100).Build());
   AddPod(Member("a", "g", 10, "1"));
-  const auto r = kpsim::engine::ExplainGroup(state, options, "default/g");
+  const auto r = kpsim::ExplainGroup(state, options, "default/g");
   ASSERT_TRUE(r.ok());
   ASSERT_TRUE(r->group.has_value());
   EXPECT_THAT(r->group->validation_error,

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <random>
@@ -20,6 +21,10 @@
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
+#include "framework/observer.h"
+#include "kpsim/explain.h"
+#include "kpsim/report.h"
+#include "sim/simulator.h"
 #include "testing/builders.h"
 
 namespace kpsim {
@@ -372,6 +377,91 @@ TEST(DefaultProfilePropertyTest, GeneratedClustersExercisePreemption) {
   EXPECT_GE(violating, 5);
   EXPECT_GE(replacements, 20);
   EXPECT_GE(pending, 50);
+}
+
+// Records the diagnosis of every attempt of a run.
+class EveryAttempt final : public engine::CycleObserver {
+ public:
+  struct Seen {
+    engine::Attempt::Outcome outcome;
+    ExplainResult explained;
+  };
+  bool Observes(const engine::Attempt& /*attempt*/, engine::ExplainDetail& detail) override {
+    detail = engine::ExplainDetail::kFull;
+    return true;
+  }
+  void OnExplained(const engine::Attempt& attempt, ExplainResult explained) override {
+    seen.push_back(Seen{attempt.outcome, std::move(explained)});
+  }
+  std::vector<Seen> seen;
+};
+
+// Expect: explaining every attempt of a run leaves the run as it is (the diagnosis changes no
+// state a later decision reads), and each explained decision is the one the run applied: the
+// node it bound the pod to, the victims it preempted and the node it nominated, or the
+// FailedScheduling message it logged. And `explain --attempt N` of each round explains the same.
+TEST(DefaultProfilePropertyTest, ExplainedDecisionIsTheSimulatedOne) {
+  int explained_attempts = 0, explained_preemptions = 0;
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    EngineOptions options = run.options;
+    options.origin = run.result.origin;
+    EveryAttempt observer;
+    const SimulationResult observed = engine::Simulate(run.admission.state, options, &observer);
+    EXPECT_EQ(Dump(run.result), Dump(observed));
+    for (const EveryAttempt::Seen& seen : observer.seen) {
+      const ExplainResult& e = seen.explained;
+      SCOPED_TRACE("round " + std::to_string(e.round) + " pod " + e.pod);
+      ++explained_attempts;
+      std::vector<std::string> preempted;
+      std::string scheduled_on, nominated_to;
+      bool logged = false;
+      for (const SimEvent& ev : run.result.events) {
+        if (ev.reason == EventReason::kPreempted && ev.round == e.round) preempted.push_back(ev.pod);
+        if (ev.pod != e.pod) continue;
+        if (ev.reason == EventReason::kScheduled && ev.round == e.round) scheduled_on = ev.node;
+        if (ev.reason == EventReason::kNominated && ev.round == e.round) nominated_to = ev.node;
+        // Repeated FailedScheduling events are aggregated into the first (EventCorrelate).
+        if (ev.reason == EventReason::kFailedScheduling && ev.round <= e.round && ev.message == e.message) {
+          logged = true;
+        }
+      }
+      switch (seen.outcome) {
+        case engine::Attempt::Outcome::kBind:
+          ASSERT_TRUE(e.fits_node.has_value());
+          EXPECT_EQ(*e.fits_node, scheduled_on);
+          EXPECT_TRUE(preempted.empty());
+          break;
+        case engine::Attempt::Outcome::kPreempt: {
+          ++explained_preemptions;
+          ASSERT_TRUE(e.chosen.has_value());
+          EXPECT_EQ(e.chosen->node, nominated_to);
+          std::vector<std::string> chosen = e.chosen->victims;
+          std::sort(chosen.begin(), chosen.end());
+          std::sort(preempted.begin(), preempted.end());
+          // Victims already terminating are not deleted again, so no Preempted event.
+          EXPECT_TRUE(std::includes(chosen.begin(), chosen.end(), preempted.begin(), preempted.end()));
+          EXPECT_TRUE(logged) << e.message;
+          break;
+        }
+        case engine::Attempt::Outcome::kFail:
+          EXPECT_FALSE(e.chosen.has_value());
+          EXPECT_TRUE(preempted.empty());
+          EXPECT_TRUE(logged) << e.message;
+          break;
+      }
+      if (e.round % 3 == 0) {  // a third of the rounds through the public entry point
+        ExplainQuery query;
+        query.pod = e.pod;
+        query.round = e.round;
+        Expected<ExplainResult> again = Explain(run.admission.state, run.options, query);
+        ASSERT_TRUE(again.ok()) << again.error().message;
+        EXPECT_EQ(report::RenderExplainJson(*again, {}), report::RenderExplainJson(e, {}));
+      }
+    }
+  }
+  std::printf("%d attempts explained, %d of them preemptions\n", explained_attempts, explained_preemptions);
+  EXPECT_GE(explained_preemptions, kClusters / 2);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Unit tests for the default profile's `Explain`: one pod's attempt against the state at time 0,
+// Unit tests for the default profile's `Explain`: one attempt of the run simulate makes,
 // changing nothing, with per-node filter verdicts, the dry run of each potential node, and the
 // tie-breaker that chose the node.
 
@@ -167,7 +167,7 @@ TEST_F(ExplainTest, UnknownPodIsNotFound) {
   auto r = kpsim::Explain(state, options, "default/nope");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(r.error().message, "pod default/nope not found in the input");
+  EXPECT_EQ(r.error().message, "pod default/nope not found in the input, nor created during the run");
 }
 
 TEST_F(ExplainTest, RunningPodCannotBeExplained) {
@@ -186,6 +186,115 @@ TEST_F(ExplainTest, ExplainNeedsNoCachesAndAgreesWithoutThem) {
   ASSERT_TRUE(without.chosen.has_value());
   EXPECT_EQ(with.chosen->node, without.chosen->node);
   EXPECT_EQ(with.chosen->decided_by, without.chosen->decided_by);
+}
+
+// The two decisions explain used to make on its own: a pending pod with status.nominatedNodeName
+// is tried on that node first, as simulate binds it; and another scheduler's pod has no attempt.
+TEST_F(ExplainTest, NominatedPodIsExplainedOntoTheNodeSimulateBindsItTo) {
+  AddNode(NodeWithCpu("n1", "4").Build());
+  AddNode(NodeWithCpu("n2", "4").Build());
+  AddPod(MakePod("p").Priority(10).Cpu("1").NominatedNode("n2").Build());
+  const SimulationResult sim = kpsim::Simulate(state, options);
+  ASSERT_EQ(sim.pods.size(), 1u);
+  EXPECT_EQ(sim.pods[0].node, "n2");
+  const ExplainResult r = Explain("p");
+  ASSERT_TRUE(r.fits_node.has_value());
+  EXPECT_EQ(*r.fits_node, "n2");
+  EXPECT_EQ(r.round, 1);
+  EXPECT_EQ(r.message,
+            "the pod fits on its nominated node n2, which is tried first; kube-scheduler binds it there");
+}
+
+TEST_F(ExplainTest, AnotherSchedulersPodHasNoAttempt) {
+  AddNode(NodeWithCpu("n1", "4").Build());
+  AddPod(MakePod("p").Priority(10).Cpu("1").SchedulerName("my-scheduler").Build());
+  auto r = kpsim::Explain(state, options, "p");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(r.error().message,
+            "pod default/p makes no scheduling attempt in the run: schedulerName my-scheduler is "
+            "not served by this profile");
+}
+
+// A replacement the run creates (here for a preempted ReplicaSet pod) can be explained under the
+// name simulate gives it, and its attempt is the one simulate logs.
+TEST_F(ExplainTest, ReplacementCreatedDuringTheRunCanBeExplained) {
+  AddNode(NodeWithCpu("a", "1").Build());
+  AddPod(MakePod("web-1").Node("a").Priority(1).Cpu("1").Owner("ReplicaSet", "web").Build());
+  AddPod(MakePod("p").Priority(10).Cpu("1").Build());
+  const SimulationResult sim = kpsim::Simulate(state, options);
+  std::string replacement;
+  for (const PodOutcome& pod : sim.pods) {
+    if (pod.replacement_of == "default/web-1") replacement = pod.pod;
+  }
+  ASSERT_FALSE(replacement.empty());
+  const ExplainResult r = Explain(replacement);
+  EXPECT_EQ(r.pod, replacement);
+  EXPECT_GT(r.round, 1) << "after the preemptor's round";
+  bool logged = false;
+  for (const SimEvent& e : sim.events) {
+    if (e.pod == replacement && e.reason == EventReason::kFailedScheduling) {
+      logged = true;
+      EXPECT_EQ(e.round, r.round);
+      EXPECT_EQ(e.message, r.message);
+    }
+  }
+  EXPECT_TRUE(logged);
+  ASSERT_EQ(r.filter.size(), 1u);
+  EXPECT_FALSE(r.filter[0].fits);
+}
+
+// `--attempt N` picks the attempt of round N; `--at T` the first attempt at or after T. Here p
+// preempts v (grace period 30 s) in round 1 and binds once v is gone.
+TEST_F(ExplainTest, AttemptAndAtPickALaterAttempt) {
+  AddNode(NodeWithCpu("a", "1").Build());
+  AddPod(MakePod("v").Node("a").Priority(1).Cpu("1").GracePeriod(30).Build());
+  AddPod(MakePod("p").Priority(10).Cpu("1").Build());
+  const SimulationResult sim = kpsim::Simulate(state, options);
+  std::int64_t bound_round = 0;
+  for (const SimEvent& e : sim.events) {
+    if (e.pod == "default/p" && e.reason == EventReason::kScheduled) bound_round = e.round;
+  }
+  ASSERT_GT(bound_round, 1);
+  const ExplainResult first = Explain("p");
+  EXPECT_EQ(first.round, 1);
+  ASSERT_TRUE(first.chosen.has_value());
+  EXPECT_EQ(first.chosen->victims, Names{"default/v"});
+
+  ExplainQuery query;
+  query.pod = "p";
+  query.round = bound_round;
+  auto later = kpsim::Explain(state, options, query);
+  ASSERT_TRUE(later.ok()) << later.error().message;
+  ASSERT_TRUE(later->fits_node.has_value());
+  EXPECT_EQ(*later->fits_node, "a");
+  EXPECT_EQ(later->time, SimTime{std::chrono::seconds(30)});
+
+  query.round.reset();
+  query.at = SimDuration{std::chrono::seconds(10)};
+  auto at = kpsim::Explain(state, options, query);
+  ASSERT_TRUE(at.ok()) << at.error().message;
+  EXPECT_EQ(at->round, bound_round);
+
+  query.at = SimDuration{std::chrono::seconds(31)};
+  auto none = kpsim::Explain(state, options, query);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message,
+            "pod default/p has no attempt at or after 31s (its attempts: round 1 at 0s, round " +
+                std::to_string(bound_round) + " at 30s)");
+}
+
+TEST_F(ExplainTest, AttemptOfAnotherPodIsRefusedWithItsOwner) {
+  ThreeNodes();
+  AddPod(MakePod("q").Priority(20).Cpu("1").Build());  // attempted first (higher priority)
+  ExplainQuery query;
+  query.pod = "p";
+  query.round = 1;
+  auto r = kpsim::Explain(state, options, query);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(r.error().message,
+            "pod default/p has no attempt in round 1 (round 1 is the attempt of pod default/q)");
 }
 
 }  // namespace

@@ -70,14 +70,16 @@ class CycleHarness {
   // simulator does, against the state at time 0.
   Decision Decide(std::string_view pod) {
     Reset();
-    return framework_->Decide(Id(pod), nullptr);
+    return framework_->Decide(Id(pod));
   }
 
-  // The same cycle as `explain` traces it.
+  // The same cycle with the diagnosis `explain` adds to it.
   ExplainResult Trace(std::string_view pod) {
     Reset();
     ExplainResult out;
-    (void)framework_->Decide(Id(pod), &out);
+    const PodId id = Id(pod);
+    const Decision d = framework_->Decide(id);
+    framework_->Diagnose(id, d, /*chosen_only=*/false, out);
     return out;
   }
 

@@ -1,0 +1,32 @@
+#pragma once
+
+// `explain` for the default profile: the run's own decision for one attempt, with the diagnosis
+// the simulator records through a CycleObserver (framework/observer.h).
+
+#include <string>
+#include <vector>
+
+#include "kpsim/admission.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/expected.h"
+#include "kpsim/explain.h"
+#include "scheduler/framework.h"
+#include "snapshot/cluster.h"
+
+namespace kpsim::engine {
+
+// Runs the simulation until the attempt `query` names and returns its explanation; NotFound
+// when no such pod or group exists, FailedPrecondition when the run has no such attempt (the
+// message says why: a gated pod, another scheduler's pod, a pod that is not pending, ...).
+Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
+                                const ExplainQuery& query);
+
+// The explanation of one pod-group cycle from what the cycle computed: the validation error
+// (refused groups), else the placement and, when it failed, workload-aware preemption with its
+// reprieve steps.
+ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
+                                  const std::vector<PodId>& pending, const std::string* validation_error,
+                                  const GroupPlacement* placement, const GroupPreemption* wap,
+                                  std::vector<ReprieveStep> reprieve);
+
+}  // namespace kpsim::engine
