@@ -603,7 +603,9 @@
           // Aggregated repeats (Events API count, first and last time).
           var repeats = num(e.count) > 1 ? ' (x' + num(e.count) + ', ' + fmtTime(num(e.firstTime)) +
                                            '..' + fmtTime(num(e.lastTime)) + ')' : '';
-          title(mg, ['FailedScheduling ' + p.name + ' at ' + fmtTime(num(e.time)) + repeats, e.message]);
+          var explained = linkAttempt(mg, e);
+          title(mg, ['FailedScheduling ' + p.name + ' at ' + fmtTime(num(e.time)) + repeats, e.message,
+                     explained ? 'click: the explain of this attempt (round ' + e.round + ')' : '']);
           node('path', {d: 'M' + mx + ',' + (my - 6) + ' l6,6 l-6,6 l-6,-6 z',
                         'class': 'mark-failed'}, mg);
         } else {
@@ -679,9 +681,28 @@
     return document.getElementById('decision-' + e.round);
   }
 
-  // Makes `el` (a Preempted or Nominated marker) open the decision of its event's round.
+  // The Attempts panel's block for the event's round ("attempt-<round>"), or null.
+  function attemptFor(e) {
+    if (!e || typeof e.round !== 'number' || e.round <= 0) return null;
+    return document.getElementById('attempt-' + e.round);
+  }
+
+  // Makes `el` (a FailedScheduling marker) open the explain of its event's attempt.
+  function linkAttempt(el, e) {
+    var target = attemptFor(e);
+    if (!target) return false;
+    el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
+    el.addEventListener('click', function (ev) {
+      ev.stopPropagation();
+      showDecision(target);
+    });
+    return true;
+  }
+
+  // Makes `el` (a Preempted or Nominated marker) open the explain of its event's attempt when the
+  // page embeds it (which links the decision record), else the decision record of its round.
   function linkDecision(el, e) {
-    var target = decisionFor(e);
+    var target = attemptFor(e) || decisionFor(e);
     if (!target) return false;
     el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
     el.addEventListener('click', function (ev) {
@@ -703,7 +724,7 @@
   // A #decision-N address (a link in the tables, or the page opened with it) unfolds that block.
   function openFromHash() {
     var id = location.hash.slice(1);
-    if (id.indexOf('decision-') !== 0) return;
+    if (id.indexOf('decision-') !== 0 && id.indexOf('attempt-') !== 0) return;
     var el = document.getElementById(id);
     if (el && el.tagName.toLowerCase() === 'details') el.open = true;
   }

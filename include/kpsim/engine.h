@@ -4,7 +4,9 @@
 // explain one pod's scheduling attempt. Pure functions of their inputs: same state and options,
 // same result, byte for byte.
 
+#include <cstddef>
 #include <string_view>
+#include <vector>
 
 #include "kpsim/admission.h"
 #include "kpsim/engine_options.h"
@@ -28,6 +30,13 @@ Expected<ExplainResult> ExplainGroup(const ClusterState& state, const EngineOpti
 
 // Runs `options.profile` over `state` until nothing more can happen or `options.until`.
 SimulationResult Simulate(const ClusterState& state, const EngineOptions& options);
+
+// The same run (byte for byte), also explaining its first `limit` attempts that did not bind a
+// pod, compactly as the HTML report embeds them: the first `filter_rows` filter verdicts and
+// only the chosen candidate's reprieve. Default profile only (the book profile adds none).
+SimulationResult SimulateExplained(const ClusterState& state, const EngineOptions& options,
+                                   std::size_t limit, std::size_t filter_rows,
+                                   std::vector<ExplainResult>& explained);
 
 // Explain of the first attempt of `pod` ("ns/name", or "name" in namespace default).
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,

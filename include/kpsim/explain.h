@@ -84,6 +84,7 @@ struct ExplainResult {
   bool eligible = false;
   std::string eligibility_message;
   std::vector<FilterOutcome> filter;
+  std::size_t filter_omitted = 0;  // verdicts left out of `filter` (the HTML report's copies)
   std::vector<CandidateOutcome> candidates;  // in evaluation order
   std::optional<ChosenCandidate> chosen;
   std::string message;  // kube-scheduler's FailedScheduling message, or "fits on node X"

@@ -33,6 +33,9 @@ struct RunReport {
   // Warnings of the command line itself (a flag the profile ignores, ...), after the reader's,
   // admission's and the simulation's own, which the renderers collect themselves.
   std::vector<Warning> extra_warnings;
+  // The HTML report's explained attempts (kpsim::SimulateExplained), linked from the timeline's
+  // markers; null or empty: none.
+  const std::vector<ExplainResult>* attempts = nullptr;
 };
 std::string RenderSimulationText(const RunReport& report);
 std::string RenderSimulationJson(const RunReport& report);

@@ -384,11 +384,18 @@ int main(int argc, char** argv) {
       kpsim::report::CollectWarnings(&read, &admission, flag_warnings);
 
   if (simulate->parsed()) {
-    const kpsim::SimulationResult result = kpsim::Simulate(admission.state, *options);
+    // The HTML report embeds the explain of the first attempts that did not bind, for its markers.
+    constexpr std::size_t kHtmlAttempts = 100;
+    constexpr std::size_t kHtmlAttemptFilterRows = 50;
+    std::vector<kpsim::ExplainResult> attempts;
+    const kpsim::SimulationResult result =
+        common.output == "html"
+            ? kpsim::SimulateExplained(admission.state, *options, kHtmlAttempts, kHtmlAttemptFilterRows, attempts)
+            : kpsim::Simulate(admission.state, *options);
     std::vector<kpsim::Warning> all = input_warnings;
     all.insert(all.end(), result.warnings.begin(), result.warnings.end());
     ReportWarnings(all);
-    kpsim::report::RunReport run{&read, &admission, &result, &*options, flag_warnings};
+    kpsim::report::RunReport run{&read, &admission, &result, &*options, flag_warnings, &attempts};
     std::cout << (common.output == "json"   ? kpsim::report::RenderSimulationJson(run)
                   : common.output == "html" ? kpsim::report::RenderSimulationHtml(run)
                                             : kpsim::report::RenderSimulationText(run));

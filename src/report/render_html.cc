@@ -460,7 +460,84 @@ std::string DecisionsSection(const Json& decisions, const DecisionAnchors& ancho
                  "in the timeline link here.");
 }
 
-std::string SimulationBody(const Json& data) {
+Json Parse(const std::string& json);
+
+// One explained attempt (kpsim::SimulateExplained) as a folding block "attempt-<round>": the
+// message, the filter verdicts, eligibility, the chosen candidate's remove-all-then-reprieve
+// steps, and the decision, with a link to its decision record.
+std::string AttemptBlock(const ExplainResult& explained, const DecisionAnchors& anchors) {
+  const Json e = Parse(RenderExplainJson(explained, {}));
+  const std::int64_t round = explained.round;
+  const Json& chosen = Get(e, "chosen");
+  const std::string chosen_node = Text(chosen, "node");
+  const std::string outcome = !chosen_node.empty() ? Badge("victim", "preempts")
+                                                   : Badge("state-pending", "unschedulable");
+  std::string out = fmt::format(
+      "<details class=\"attempt\" id=\"attempt-{}\">\n<summary>round <b>{}</b> · {} · {} {}</summary>\n",
+      round, round, Esc(Seconds(e, "time")), PodRef(explained.pod), outcome);
+  out += "<p><span class=\"msg\">" + Esc(explained.message) + "</span></p>\n";
+  Table filter("attempt-filter", {"Node", "Result", "Reasons"});
+  for (const Json& f : Items(e, "filter")) {
+    std::string reasons;
+    for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
+    filter.Row({Esc(Text(f, "node")),
+                Flag(f, "fits") ? Badge("fits", "fits") : Badge("victim", Text(f, "code")),
+                reasons.empty() ? "–" : reasons});
+  }
+  if (!filter.Empty()) out += filter.Render();
+  if (explained.filter_omitted > 0) {
+    out += fmt::format("<p class=\"note\">… and {} more nodes (the message counts them all).</p>\n",
+                       explained.filter_omitted);
+  }
+  out += fmt::format("<p>Preemption: <b>{}</b>{}</p>\n", Flag(e, "eligible") ? "eligible" : "not eligible",
+                     Text(e, "eligibilityMessage").empty() ? "" : " (" + Esc(Text(e, "eligibilityMessage")) + ")");
+  for (const Json& c : Items(e, "candidates")) {
+    if (Text(c, "node") != chosen_node) continue;
+    Table steps("steps", {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after", "Why"});
+    steps.Row({"0", "<i>every lower-priority pod removed</i>", "", "", "",
+               Resources(Get(c, "freeAfterRemoval")), ""},
+              "class=\"step-zero\"");
+    const Json& items = Items(c, "steps");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const Json& st = items[i];
+      const bool reprieved = Flag(st, "reprieved");
+      steps.Row({std::to_string(i + 1), PodRef(Text(st, "pod")), Esc(Text(st, "priority")),
+                 Flag(st, "pdbViolating") ? Badge("pdb", "yes") : "no",
+                 reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"),
+                 Resources(Get(st, "freeAfter")), Dash(Text(st, "why"))},
+                reprieved ? "class=\"reprieved-row\"" : "class=\"victim-row\"");
+    }
+    out += fmt::format("<p>Candidate <b>{}</b>: remove all, then reprieve</p>\n", Esc(chosen_node));
+    out += steps.Render();
+  }
+  if (!chosen_node.empty()) {
+    out += fmt::format("<p>Chosen node <b>{}</b>, victims {}, decided by <b>{}</b>.</p>\n", Esc(chosen_node),
+                       PodRefs(Items(chosen, "victims")), Dash(Text(chosen, "decidedBy")));
+  }
+  if (const auto it = anchors.round.find(round); it != anchors.round.end()) {
+    out += fmt::format("<p><a class=\"decision-link\" href=\"#{}\">the decision record of round {}</a></p>\n",
+                       it->second, round);
+  }
+  out += fmt::format("<p class=\"note\">Every node and candidate: <code>kpsim explain --pod {} --attempt {} "
+                     "…</code></p>\n</details>\n",
+                     Esc(explained.pod), round);
+  return out;
+}
+
+// The "Attempts" panel: the explained attempts the markers link to.
+std::string AttemptsSection(const std::vector<ExplainResult>* attempts, const DecisionAnchors& anchors,
+                            std::int64_t failed_events) {
+  if (attempts == nullptr || attempts->empty()) return {};
+  std::string content;
+  for (const ExplainResult& a : *attempts) content += AttemptBlock(a, anchors);
+  return Section("attempts", "Attempts explained", content,
+                 fmt::format("The first {} attempts that did not bind a pod ({} FailedScheduling "
+                             "events in all), as kpsim explain shows them. FailedScheduling, "
+                             "Nominated and Preempted markers in the timeline open their attempt.",
+                             attempts->size(), failed_events));
+}
+
+std::string SimulationBody(const Json& data, const std::vector<ExplainResult>* attempts) {
   const Json& events = Items(data, "events");
   const Json& pods = Items(data, "pods");
   std::string out;
@@ -555,6 +632,9 @@ std::string SimulationBody(const Json& data) {
   }
   if (!preempt_table.Empty()) out += Section("preemptions", "Preemptions", preempt_table.Render());
   out += DecisionsSection(decisions, anchors);
+  std::int64_t failed_events = 0;
+  for (const Json& e : events) failed_events += Text(e, "reason") == "FailedScheduling" ? 1 : 0;
+  out += AttemptsSection(attempts, anchors, failed_events);
 
   // FailedScheduling messages.
   Table failed_table("failed", {"Time", "Round", "Pod", "Message"});
@@ -825,7 +905,7 @@ Json Parse(const std::string& json) {
 
 std::string RenderSimulationHtml(const RunReport& report) {
   const std::string json = RenderSimulationJson(report);
-  return Page("simulate", "kpsim simulation report", SimulationBody(Parse(json)), json);
+  return Page("simulate", "kpsim simulation report", SimulationBody(Parse(json), report.attempts), json);
 }
 
 std::string RenderExplainHtml(const ExplainResult& explain,

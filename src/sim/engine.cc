@@ -80,6 +80,15 @@ SimulationResult Simulate(const ClusterState& state, const EngineOptions& option
   return engine::Simulate(state, resolved);
 }
 
+SimulationResult SimulateExplained(const ClusterState& state, const EngineOptions& options,
+                                   std::size_t limit, std::size_t filter_rows,
+                                   std::vector<ExplainResult>& explained) {
+  if (options.profile == Profile::kBook) return Simulate(state, options);
+  EngineOptions resolved = options;
+  resolved.origin = ResolveOrigin(state, options);
+  return engine::SimulateExplained(state, resolved, limit, filter_rows, explained);
+}
+
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
                                 const ExplainQuery& query) {
   EngineOptions resolved = options;

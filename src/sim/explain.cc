@@ -91,6 +91,30 @@ class AttemptFinder final : public CycleObserver {
   std::vector<std::pair<std::int64_t, SimTime>> seen_;
 };
 
+// Collects the compact explanation of every attempt that did not bind, up to a limit.
+class FailedAttempts final : public CycleObserver {
+ public:
+  FailedAttempts(std::size_t limit, std::size_t filter_rows, std::vector<ExplainResult>& out)
+      : limit_(limit), filter_rows_(filter_rows), out_(out) {}
+  bool Observes(const Attempt& attempt, ExplainDetail& detail) override {
+    if (attempt.outcome == Attempt::Outcome::kBind || out_.size() >= limit_) return false;
+    detail = ExplainDetail::kChosenOnly;
+    return true;
+  }
+  void OnExplained(const Attempt& /*attempt*/, ExplainResult explained) override {
+    if (explained.filter.size() > filter_rows_) {
+      explained.filter_omitted = explained.filter.size() - filter_rows_;
+      explained.filter.resize(filter_rows_);
+    }
+    out_.push_back(std::move(explained));
+  }
+
+ private:
+  std::size_t limit_;
+  std::size_t filter_rows_;
+  std::vector<ExplainResult>& out_;
+};
+
 // Why the run had no attempt matching the query.
 Error NoSuchAttempt(const ExplainQuery& query, const std::string& what, const AttemptFinder& finder,
                     const SimulationResult& run) {
@@ -198,6 +222,13 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
   }
   result.group = std::move(g);
   return result;
+}
+
+SimulationResult SimulateExplained(const ClusterState& state, const EngineOptions& options,
+                                   std::size_t limit, std::size_t filter_rows,
+                                   std::vector<ExplainResult>& explained) {
+  FailedAttempts observer(limit, filter_rows, explained);
+  return Simulate(state, options, limit > 0 ? &observer : nullptr);
 }
 
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,

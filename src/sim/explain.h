@@ -10,6 +10,7 @@
 #include "kpsim/engine_options.h"
 #include "kpsim/expected.h"
 #include "kpsim/explain.h"
+#include "kpsim/results.h"
 #include "scheduler/framework.h"
 #include "snapshot/cluster.h"
 
@@ -20,6 +21,11 @@ namespace kpsim::engine {
 // message says why: a gated pod, another scheduler's pod, a pod that is not pending, ...).
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
                                 const ExplainQuery& query);
+
+// Simulate, explaining the first `limit` attempts that did not bind (see kpsim::SimulateExplained).
+SimulationResult SimulateExplained(const ClusterState& state, const EngineOptions& options,
+                                   std::size_t limit, std::size_t filter_rows,
+                                   std::vector<ExplainResult>& explained);
 
 // The explanation of one pod-group cycle from what the cycle computed: the validation error
 // (refused groups), else the placement and, when it failed, workload-aware preemption with its

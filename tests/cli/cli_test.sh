@@ -123,6 +123,40 @@ expect_rc "--seed 8 completes" 0 simulate --seed 8 -o json "$EX/kubectl-list.jso
 if is_json "$WORK/out"; then ok "--seed 8 output parses"; else fail "--seed 8 output does not parse"; fi
 
 
+# --- explain any attempt of the run (replacements, --attempt, --at) -------------------------
+run simulate -o json "$EX/cascade.yaml"
+REPL=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([p["pod"] for p in d["pods"] if p.get("replacementOf")][0])' "$WORK/out" 2>/dev/null)
+SIMJSON="$WORK/cascade-sim.json"; cp "$WORK/out" "$SIMJSON"
+expect_rc "explain a replacement created during the run" 0 explain --pod "$REPL" -o json "$EX/cascade.yaml"
+if json_check "$WORK/out" 'd["round"] == 2 and d["chosen"]["node"] == "node-b" and d["chosen"]["victims"] == ["default/batch"]'; then
+  ok "explain of the replacement: its own preemption in round 2"
+else
+  fail "explain of the replacement"
+fi
+# Every FailedScheduling event of the run is explained with the same message by --attempt.
+for R in $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(str(e["round"]) for e in d["events"] if e["reason"]=="FailedScheduling"))' "$SIMJSON"); do
+  POD=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([e["pod"] for e in d["events"] if e["reason"]=="FailedScheduling" and e["round"]==int(sys.argv[2])][0])' "$SIMJSON" "$R")
+  MSG=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([e["message"] for e in d["events"] if e["reason"]=="FailedScheduling" and e["round"]==int(sys.argv[2])][0])' "$SIMJSON" "$R")
+  run explain --pod "$POD" --attempt "$R" -o json "$EX/cascade.yaml"
+  if [ "$rc" -eq 0 ] && json_check "$WORK/out" "d['message'] == $(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$MSG")"; then
+    ok "explain --attempt $R: the message simulate logged"
+  else
+    fail "explain --attempt $R"
+  fi
+done
+expect_rc "explain --at a later time" 0 explain --pod "$REPL" --at 5s -o json "$EX/cascade.yaml"
+if json_check "$WORK/out" 'd["round"] == 4 and d["eligible"] == False'; then ok "explain --at 5s: the retry in round 4"; else fail "explain --at"; fi
+usage "explain --attempt of another pod's round" explain --pod default/api --attempt 2 "$EX/cascade.yaml"
+if grep -q "round 2 is the attempt of pod $REPL" "$WORK/err"; then ok "explain --attempt names the round's owner"; else fail "explain --attempt owner"; fi
+usage "explain --attempt and --at exclude each other" explain --pod default/api --attempt 1 --at 1s "$EX/cascade.yaml"
+usage "explain --at refuses a bad duration" explain --pod default/api --at soon "$EX/cascade.yaml"
+expect_rc "simulate html embeds explained attempts" 0 simulate -o html "$EX/cascade.yaml"
+if grep -q 'id="attempt-1"' "$WORK/out" && grep -q 'id="attempt-4"' "$WORK/out" && ! grep -q 'id="attempt-3"' "$WORK/out"; then
+  ok "simulate html: one block per attempt that did not bind"
+else
+  fail "simulate html attempts"
+fi
+
 # --- html output and pod-group explain ------------------------------------------------------
 expect_rc "simulate html" 0 simulate -o html "$EX/cascade.yaml"
 expect_rc "explain html" 0 explain -o html --pod default/api "$EX/cascade.yaml"
