@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes a cluster of realistic objects as a `kubectl get -o json` List (stdlib only, deterministic).
 
-  gen_realistic.py [--nodes N] [--pods-per-node K] [--preemptors P] [--seed S] [--compact] -o FILE
+  gen_realistic.py [--nodes N] [--pods-per-node K] [--preemptors P] [--seed S] [--compact]
+                   [--daemonsets] -o FILE
 
 Shape (defaults: N = 5000, K = 14, P = N, so 5000 nodes and 75000 pods):
   - PriorityClasses `batch-low` (1000), `web-medium` (5000), `online-high` (100000, the
@@ -19,6 +20,10 @@ Shape (defaults: N = 5000, K = 14, P = N, so 5000 nodes and 75000 pods):
     two or three lower-priority pods somewhere.
 
 Every node is filled to 13.5 to 15.5 of its 16 CPUs, so no preemptor fits without preemption.
+With --daemonsets (off by default, so the benchmark's shape stays as it was) every node also runs
+a node-exporter DaemonSet pod (platform-critical, hostNetwork with containerPort 9100, so host
+port 9100, 100m; added after the CPU fill), and every fifth preemptor Deployment is an ingress
+controller asking for hostPort 443: host ports as real clusters have them (NodePorts).
 The same arguments write the same bytes. Example:
   tools/gen_realistic.py --nodes 3000 -o /tmp/real3000.json     (3000 nodes, 42000 pods)
   kpsim simulate -o json /tmp/real3000.json
@@ -221,7 +226,26 @@ def pod(d, name, rng, node_name=None, ordinal=0):
     return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
 
 
-def generate(nodes, per_node, preemptors, seed):
+def node_exporter(n, rng):
+    """A node-exporter DaemonSet pod bound to node `n` (hostNetwork: containerPort 9100 is host port 9100)."""
+    name = n["metadata"]["name"]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": "node-exporter-" + suffix(rng), "generateName": "node-exporter-", "namespace": "monitoring",
+        "creationTimestamp": "2024-04-01T00:00:00Z", "labels": {"app": "node-exporter"},
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "node-exporter",
+                             "uid": "ds-node-exporter", "controller": True, "blockOwnerDeletion": True}]},
+        "spec": {"hostNetwork": True, "hostPID": True, "nodeName": name, "priority": 1000000,
+                 "priorityClassName": "platform-critical", "schedulerName": "default-scheduler",
+                 "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                     {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}]}]}}},
+                 "containers": [{"name": "node-exporter", "image": "quay.io/prometheus/node-exporter:v1.8.0",
+                                 "ports": [{"containerPort": 9100, "name": "metrics", "protocol": "TCP"}],
+                                 "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}}}],
+                 "tolerations": [{"operator": "Exists"}]},
+        "status": {"phase": "Running", "startTime": "2024-04-01T00:00:05Z", "hostIP": "10.128.0.2"}}
+
+
+def generate(nodes, per_node, preemptors, seed, daemonsets=False):
     rng = random.Random(seed)
     items = []
     for name, value, desc in CLASSES:
@@ -262,6 +286,8 @@ def generate(nodes, per_node, preemptors, seed):
             if delta >= 0:
                 break
     items.extend(pods)
+    if daemonsets:
+        items.extend(node_exporter(n, rng) for n in node_objs)
     # Preemptors: high-priority online deployments of 100 replicas, 3.5 CPU each.
     k = 0
     made = 0
@@ -271,7 +297,11 @@ def generate(nodes, per_node, preemptors, seed):
              "class": "online-high", "hash": "%08x" % rng.getrandbits(32), "zone_affinity": k % 2 == 0,
              "anti_affinity": True, "init": False, "pdb": False, "gpu": False}
         for _ in range(replicas):
-            items.append(pod(d, "%s-%s-%s" % (d["name"], d["hash"], suffix(rng)), rng, ordinal=made))
+            p = pod(d, "%s-%s-%s" % (d["name"], d["hash"], suffix(rng)), rng, ordinal=made)
+            if daemonsets and k % 5 == 4:  # an ingress controller: host port 443
+                p["spec"]["containers"][0]["ports"].append(
+                    {"containerPort": 8443, "hostPort": 443, "name": "https", "protocol": "TCP"})
+            items.append(p)
             made += 1
         k += 1
     for d in deps:
@@ -292,11 +322,14 @@ def main():
     ap.add_argument("--preemptors", type=int, default=None, help="default: one per node")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--compact", action="store_true", help="no indentation (kubectl indents by 4)")
+    ap.add_argument("--daemonsets", action="store_true",
+                    help="add a hostNetwork node-exporter per node and ingress preemptors with host ports")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.nodes < 1 or a.pods_per_node < 1:
         ap.error("--nodes and --pods-per-node must be positive")
-    doc = generate(a.nodes, a.pods_per_node, a.nodes if a.preemptors is None else a.preemptors, a.seed)
+    doc = generate(a.nodes, a.pods_per_node, a.nodes if a.preemptors is None else a.preemptors, a.seed,
+                   a.daemonsets)
     out = sys.stdout if a.output == "-" else open(a.output, "w")
     json.dump(doc, out, indent=None if a.compact else 4, separators=(",", ":") if a.compact else None)
     out.write("\n")

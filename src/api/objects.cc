@@ -46,8 +46,6 @@ bool IsClusterScoped(ObjectKind kind) {
 
 std::string_view UnmodeledFieldName(UnmodeledField field) {
   switch (field) {
-    case UnmodeledField::kHostPorts:
-      return "host ports (hostPort, hostNetwork)";
     case UnmodeledField::kVolumes:
       return "volumes (persistentVolumeClaim, ephemeral, csi, cloud disks)";
     case UnmodeledField::kTopologySpread:
@@ -62,8 +60,6 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
 
 std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
   switch (field) {
-    case UnmodeledField::kHostPorts:
-      return "NodePorts";
     case UnmodeledField::kVolumes:
       return "VolumeBinding, VolumeRestrictions, VolumeZone and NodeVolumeLimits";
     case UnmodeledField::kTopologySpread:

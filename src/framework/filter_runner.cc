@@ -55,11 +55,11 @@ Status FilterRunner::NodeLocal(const PodInfo& pod, NodeId node) {
 }
 
 Status FilterRunner::Run(const PodInfo& pod, NodeId node_id, const ResourceList& requested,
-                         const AffinityState* affinity) {
+                         const AffinityState* affinity, const UsedPorts* ports) {
   Status s = NodeLocal(pod, node_id);
   if (!s.IsSuccess()) return s;
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
-  const FilterInput in{requested, affinity};
+  const FilterInput in{requested, affinity, ports};
   for (std::size_t i = node_local_count_; i < plugins_.size(); ++i) {
     s = plugins_[i]->Filter(pod, node, in);
     if (!s.IsSuccess()) return s;
@@ -74,11 +74,14 @@ bool FilterRunner::CachesUsable(const AffinityState* affinity) const {
 
 Status FilterRunner::FilterWithNominated(const PodInfo& pod, NodeId node_id,
                                          const ResourceList& requested,
-                                         const AffinityState* affinity, const PodInfo* exclude) {
+                                         const AffinityState* affinity, const PodInfo* exclude,
+                                         const UsedPorts* ports) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const bool wants_ports = !pod.pod.spec.host_ports.empty();
   bool added = false;
   std::optional<ResourceList> with_nominated;  // copied only when a nominated pod counts
   std::optional<AffinityState> affinity_with;
+  std::optional<UsedPorts> ports_with;  // copied only when a counted nominee holds host ports
   for (std::size_t i = 0; i < node.nominated.size(); ++i) {
     const NodeInfo::Nominee& nominee = node.nominees[i];
     if (nominee.priority < pod.priority) continue;
@@ -90,14 +93,19 @@ Status FilterRunner::FilterWithNominated(const PodInfo& pod, NodeId node_id,
       if (!affinity_with) affinity_with = *affinity;
       affinity_with->AddPod(model_, other, node, +1);
     }
+    if (wants_ports && !other.pod.spec.host_ports.empty()) {
+      if (!ports_with) ports_with = ports != nullptr ? *ports : node.used_ports;
+      ports_with->AddPod(other.pod.spec);
+    }
     added = true;
   }
-  if (!added) return Run(pod, node_id, requested, affinity);
-  Status first = Run(pod, node_id, *with_nominated, affinity_with ? &*affinity_with : nullptr);
-  // Without inter-pod affinity every filter is monotone in the pods present, so the second
-  // pass (without the nominated pods) cannot fail.
+  if (!added) return Run(pod, node_id, requested, affinity, ports);
+  Status first = Run(pod, node_id, *with_nominated, affinity_with ? &*affinity_with : nullptr,
+                     ports_with ? &*ports_with : ports);
+  // Without inter-pod affinity every filter (NodePorts included) is monotone in the pods
+  // present, so the second pass (without the nominated pods) cannot fail.
   if (!first.IsSuccess() || affinity == nullptr) return first;
-  return Run(pod, node_id, requested, affinity);
+  return Run(pod, node_id, requested, affinity, ports);
 }
 
 Status FilterRunner::CachedFilter(const PodInfo& pod, NodeId node_id,

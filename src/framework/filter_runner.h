@@ -28,16 +28,18 @@ class FilterRunner {
   // current cluster, or returns false when no plugin has anything to check.
   bool PreFilter(const PodInfo& pod, AffinityState& state);
 
-  // The whole chain against `requested`. `affinity` may be null (nothing to check).
+  // The whole chain against `requested` and `ports` (null: the node's own host ports).
+  // `affinity` may be null (nothing to check).
   Status Run(const PodInfo& pod, NodeId node, const ResourceList& requested,
-             const AffinityState* affinity);
+             const AffinityState* affinity, const UsedPorts* ports = nullptr);
 
   // Filter with nominated pods (addGENominatedPods): pods nominated to `node` with priority >=
   // the pod's (other than `exclude`) count as present; if any did, filter again without them.
   // `exclude` is the pod whose own nomination does not count (the pod itself; null when the
-  // result stands for every pod of the class).
+  // result stands for every pod of the class). `ports` as in Run.
   Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
-                             const AffinityState* affinity, const PodInfo* exclude);
+                             const AffinityState* affinity, const PodInfo* exclude,
+                             const UsedPorts* ports = nullptr);
 
   // FilterWithNominated against the node's live requests, from the per-node verdict cache when
   // it is valid (same equivalence class, same node generation).

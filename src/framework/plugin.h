@@ -18,15 +18,19 @@
 #include "framework/status.h"
 #include "kpsim/api/types.h"
 #include "snapshot/cluster.h"
+#include "snapshot/host_ports.h"
 
 namespace kpsim::engine {
 
 // What a filter sees besides the pod and the node: the node's requests as the caller sees them
-// (pods included in `requested.pods`; nominated pods added or dry-run victims removed), and
-// InterPodAffinity's PreFilter state (null: nothing to check).
+// (pods included in `requested.pods`; nominated pods added or dry-run victims removed),
+// InterPodAffinity's PreFilter state (null: nothing to check), and the host ports in use as the
+// caller sees them (null: the node's own `used_ports`; set only for a pod that asks for host
+// ports, when nominated pods or dry-run victims change them).
 struct FilterInput {
   const ResourceList& requested;
   const AffinityState* affinity = nullptr;
+  const UsedPorts* ports = nullptr;
 };
 
 class FilterPlugin {

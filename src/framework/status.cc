@@ -22,6 +22,7 @@ std::string_view PluginName(PluginId id) {
     case PluginId::kNodeName: return "NodeName";
     case PluginId::kTaintToleration: return "TaintToleration";
     case PluginId::kNodeAffinity: return "NodeAffinity";
+    case PluginId::kNodePorts: return "NodePorts";
     case PluginId::kNodeResourcesFit: return "NodeResourcesFit";
     case PluginId::kInterPodAffinity: return "InterPodAffinity";
     case PluginId::kDefaultPreemption: return "DefaultPreemption";

@@ -32,6 +32,7 @@ enum class PluginId : std::uint8_t {
   kNodeName,
   kTaintToleration,
   kNodeAffinity,
+  kNodePorts,
   kNodeResourcesFit,
   kInterPodAffinity,
   kDefaultPreemption,

@@ -919,7 +919,6 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
     if (facts.sidecar) add_ports(facts);
   }
   for (const ContainerFacts& facts : main_containers) add_ports(facts);
-  if (!spec.host_ports.empty()) spec.NoteUse(UnmodeledField::kHostPorts);
   for (const ContainerFacts& facts : init_containers) spec.images.push_back(facts.image);
   for (const ContainerFacts& facts : main_containers) spec.images.push_back(facts.image);
 }

@@ -2,61 +2,9 @@
 
 namespace kpsim::plugins {
 
-namespace {
-constexpr std::string_view kDefaultBindAllHostIp = "0.0.0.0";  // upstream DefaultBindAllHostIP
-constexpr std::string_view kDefaultProtocol = "TCP";
-}  // namespace
-
-// Mirrors `HostPortInfo.sanitize`.
-UsedPorts::Key UsedPorts::Sanitize(const HostPort& port) {
-  std::string ip = port.host_ip.empty() ? std::string(kDefaultBindAllHostIp) : port.host_ip;
-  std::string protocol = port.protocol.empty() ? std::string(kDefaultProtocol) : port.protocol;
-  return {std::move(ip), std::move(protocol), port.port};
-}
-
-// Mirrors `HostPortInfo.Add` (ports <= 0 are ignored).
-void UsedPorts::Add(const HostPort& port) {
-  if (port.port <= 0) return;
-  ++entries_[Sanitize(port)];
-}
-
-// Mirrors `HostPortInfo.Remove`.
-void UsedPorts::Remove(const HostPort& port) {
-  if (port.port <= 0) return;
-  auto it = entries_.find(Sanitize(port));
-  if (it == entries_.end()) return;
-  if (--it->second <= 0) entries_.erase(it);
-}
-
-void UsedPorts::AddPod(const PodSpec& spec) {
-  for (const HostPort& port : spec.host_ports) Add(port);
-}
-
-void UsedPorts::RemovePod(const PodSpec& spec) {
-  for (const HostPort& port : spec.host_ports) Remove(port);
-}
-
-// Mirrors `HostPortInfo.CheckConflict`.
-bool UsedPorts::CheckConflict(const HostPort& port) const {
-  if (port.port <= 0) return false;
-  const auto [ip, protocol, number] = Sanitize(port);
-  if (ip == kDefaultBindAllHostIp) {
-    // Any address holding the same protocol and port conflicts.
-    for (const auto& [key, holders] : entries_) {
-      if (std::get<1>(key) == protocol && std::get<2>(key) == number) return true;
-    }
-    return false;
-  }
-  return entries_.contains(Key{std::string(kDefaultBindAllHostIp), protocol, number}) ||
-         entries_.contains(Key{ip, protocol, number});
-}
-
 // Mirrors `fitsPorts` (node_ports.go).
 bool FitsPorts(const std::vector<HostPort>& want, const UsedPorts& used) {
-  for (const HostPort& port : want) {
-    if (used.CheckConflict(port)) return false;
-  }
-  return true;
+  return !used.ConflictsWithAny(want);
 }
 
 // Mirrors `NodePorts.Filter`.
@@ -66,3 +14,21 @@ FilterResult NodePortsFilter(const std::vector<HostPort>& want, const UsedPorts&
 }
 
 }  // namespace kpsim::plugins
+
+namespace kpsim::engine {
+
+NodePorts::NodePorts(ReasonTable& reasons)
+    : no_free_ports_(reasons.Intern(plugins::kErrReasonNodePorts)) {}
+
+Status NodePorts::Filter(const PodInfo& pod, const NodeInfo& node, const FilterInput& in) const {
+  // PreFilter returns Skip for a pod without host ports.
+  const std::vector<HostPort>& want = pod.pod.spec.host_ports;
+  if (want.empty()) return Status::Success();
+  const UsedPorts& used = in.ports != nullptr ? *in.ports : node.used_ports;
+  if (plugins::FitsPorts(want, used)) return Status::Success();
+  Status s(Code::kUnschedulable, PluginId::kNodePorts);
+  s.AddReason(no_free_ports_);
+  return s;
+}
+
+}  // namespace kpsim::engine

@@ -5,6 +5,7 @@
 #include "plugins/inter_pod_affinity.h"
 #include "plugins/node_affinity.h"
 #include "plugins/node_name.h"
+#include "plugins/node_ports.h"
 #include "plugins/node_resources_balanced_allocation.h"
 #include "plugins/node_resources_fit.h"
 #include "plugins/node_resources_least_allocated.h"
@@ -22,6 +23,7 @@ FilterPlugins NewFilterPlugins(ClusterModel& model) {
   filters.push_back(std::make_unique<TaintToleration>(reasons));
   filters.push_back(std::make_unique<NodeAffinity>(reasons));
   // Depending on the pods present.
+  filters.push_back(std::make_unique<NodePorts>(reasons));
   filters.push_back(std::make_unique<NodeResourcesFit>(reasons));
   filters.push_back(std::make_unique<InterPodAffinity>(model));
   return filters;

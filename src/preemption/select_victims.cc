@@ -227,22 +227,30 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
     return result;
   }
   // 2) Remove them all: this node's resources; affinity counts wherever the pods are.
+  // Host ports are copied only for a preemptor that asks for some (NodePorts reads nothing else).
   ResourceList requested = node.requested;
   std::optional<AffinityState> state;
   if (affinity != nullptr) state = *affinity;
+  std::optional<UsedPorts> ports;
+  if (!pod.pod.spec.host_ports.empty()) ports = node.used_ports;
   auto shift = [&](const VictimUnit& unit, int delta) {
     for (PodId id : unit.pods) {
       const PodInfo& victim = model_.pods()[static_cast<std::size_t>(id)];
       if (victim.node == node_id) {
         if (delta < 0) requested -= victim.request;
         else requested += victim.request;
+        if (ports) {
+          if (delta < 0) ports->RemovePod(victim.pod.spec);
+          else ports->AddPod(victim.pod.spec);
+        }
       }
       if (state) state->AddPod(model_, victim, model_.nodes()[static_cast<std::size_t>(victim.node)], delta);
     }
   };
   for (const VictimUnit& unit : units) shift(unit, -1);
   // 3) The pod must fit with all of them gone.
-  Status fits = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
+  Status fits = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude,
+                                             ports ? &*ports : nullptr);
   if (trace != nullptr) trace->free_after_removal = FreeResources(node, requested);
   if (!fits.IsSuccess()) {
     result.status = fits;
@@ -260,7 +268,8 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
   auto reprieve = [&](const VictimUnit& unit) {
     const bool is_violating = unit.violating_pods > 0;
     shift(unit, +1);
-    Status s = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude);
+    Status s = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude,
+                                            ports ? &*ports : nullptr);
     if (!s.IsSuccess()) {
       shift(unit, -1);
       chosen.push_back(&unit);

@@ -16,8 +16,8 @@ constexpr std::int64_t kSecond = 1'000'000;
 PluginMask RegisteredFor(ClusterEvent event) {
   switch (event) {
     case ClusterEvent::kAssignedPodDelete:
-      return MaskOf(PluginId::kNodeResourcesFit) | MaskOf(PluginId::kInterPodAffinity) |
-             MaskOf(PluginId::kDefaultPreemption);
+      return MaskOf(PluginId::kNodePorts) | MaskOf(PluginId::kNodeResourcesFit) |
+             MaskOf(PluginId::kInterPodAffinity) | MaskOf(PluginId::kDefaultPreemption);
     case ClusterEvent::kAssignedPodAdd:
       return MaskOf(PluginId::kInterPodAffinity);
     case ClusterEvent::kNodeAdd:
@@ -214,6 +214,13 @@ bool SchedulingQueue::Helps(PodId entity, PluginMask rejectors, ClusterEvent eve
   if ((registered & MaskOf(PluginId::kNodeResourcesFit)) && event == ClusterEvent::kAssignedPodDelete) {
     // Fit.isSchedulableAfterPodEvent: any deletion of a scheduled pod may free what it needs.
     return true;
+  }
+  if ((registered & MaskOf(PluginId::kNodePorts)) && event == ClusterEvent::kAssignedPodDelete) {
+    // NodePorts.isSchedulableAfterPodDeleted: the deleted scheduled pod held a host port that
+    // conflicts with one the target asks for.
+    UsedPorts freed;
+    freed.AddPod(other.pod.spec);
+    if (freed.ConflictsWithAny(target.pod.spec.host_ports)) return true;
   }
   if (registered & MaskOf(PluginId::kInterPodAffinity)) {
     // InterPodAffinity.isSchedulableAfterPodChange: an added scheduled pod helps when it matches

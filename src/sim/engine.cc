@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 #include <utility>
 
 #include <fmt/format.h>
@@ -41,14 +43,16 @@ WallTime ResolveOrigin(const ClusterState& state, const EngineOptions& options) 
   return WallTime{};
 }
 
-// The book's model has no scheduling queue gates: its pods with spec.schedulingGates are
-// scheduled as if ungated, and said so once with the pods counted.
-std::optional<Warning> BookGatesWarning(const ClusterState& state) {
-  int gated = 0;
+// What the book's model leaves out that the default profile models, said once per feature with
+// the pods counted: `uses(pod)` picks the pods, `field` and `consequence` finish the sentence.
+template <typename Uses>
+std::optional<Warning> BookIgnores(const ClusterState& state, Uses uses, std::string_view field,
+                                   std::string_view consequence) {
+  int count = 0;
   const Pod* first = nullptr;
   for (const Pod& pod : state.pods) {
-    if (pod.spec.scheduling_gates.empty()) continue;
-    if (gated++ == 0) first = &pod;
+    if (!uses(pod)) continue;
+    if (count++ == 0) first = &pod;
   }
   if (first == nullptr) return std::nullopt;
   Warning warning;
@@ -57,12 +61,26 @@ std::optional<Warning> BookGatesWarning(const ClusterState& state) {
                                                              : first->meta.namespace_) +
                    "/" + first->meta.name;
   warning.message = fmt::format(
-      "{} spec.schedulingGates: the book profile has no scheduling gates (its model "
-      "queues every pod), so it schedules {} as if ungated; --profile default keeps gated pods "
-      "pending (SchedulingGated)",
-      gated == 1 ? std::string("uses") : fmt::format("the first of {} pods that use", gated),
-      gated == 1 ? "it" : "them");
+      "{} {}: {}", count == 1 ? std::string("uses") : fmt::format("the first of {} pods that use", count),
+      field, fmt::format(fmt::runtime(consequence), count == 1 ? "it" : "them"));
   return warning;
+}
+
+std::vector<Warning> BookWarnings(const ClusterState& state) {
+  std::vector<Warning> out;
+  if (auto w = BookIgnores(
+          state, [](const Pod& p) { return !p.spec.scheduling_gates.empty(); }, "spec.schedulingGates",
+          "the book profile has no scheduling gates (its model queues every pod), so it schedules {} "
+          "as if ungated; --profile default keeps gated pods pending (SchedulingGated)")) {
+    out.push_back(std::move(*w));
+  }
+  if (auto w = BookIgnores(
+          state, [](const Pod& p) { return !p.spec.host_ports.empty(); }, "host ports (hostPort, hostNetwork)",
+          "the book profile has no NodePorts filter (its model fits resources only), so it places {} "
+          "as if no port were asked for; --profile default refuses nodes whose ports conflict")) {
+    out.push_back(std::move(*w));
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,9 +90,7 @@ SimulationResult Simulate(const ClusterState& state, const EngineOptions& option
   resolved.origin = ResolveOrigin(state, options);
   if (resolved.profile == Profile::kBook) {
     SimulationResult result = book::Simulate(state, resolved);
-    if (std::optional<Warning> gates = BookGatesWarning(state)) {
-      result.warnings.push_back(std::move(*gates));
-    }
+    for (Warning& w : BookWarnings(state)) result.warnings.push_back(std::move(w));
     return result;
   }
   return engine::Simulate(state, resolved);
@@ -99,9 +115,7 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
   }
   Expected<ExplainResult> explained = book::Explain(state, resolved, query.pod);
   if (!explained.ok()) return explained;
-  if (std::optional<Warning> gates = BookGatesWarning(state)) {
-    explained->warnings.push_back(std::move(*gates));
-  }
+  for (Warning& w : BookWarnings(state)) explained->warnings.push_back(std::move(w));
   auto ignored = [&](std::string_view flag) {
     // The chapter's explain table is of the state at time 0 only.
     Warning warning;

@@ -190,6 +190,10 @@ void ClusterModel::Classify(PodInfo& info) {
                                 info.request.ephemeral_storage, info.request.pods,
                                 info.static_class);
   for (const auto& [name, value] : info.request.scalar) key += fmt::format("{}={};", name, value);
+  // NodePorts: the host ports asked for (in GetHostPorts order; validation refuses duplicates).
+  for (const HostPort& port : info.pod.spec.host_ports) {
+    key += fmt::format("port:{}/{}/{};", port.host_ip, port.protocol, port.port);
+  }
   if (info.has_pod_affinity) key += "#" + info.key;  // never shares results
   info.equivalence_class = Intern(class_ids_, std::move(key));
 }
@@ -360,6 +364,7 @@ void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
   node.requested += pod.request;
   node.nonzero_cpu += pod.nonzero_cpu;
   node.nonzero_memory += pod.nonzero_memory;
+  node.used_ports.AddPod(pod.pod.spec);
   Touch(node_id);
   ++generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) ++bound_with_affinity_;
@@ -374,6 +379,7 @@ void ClusterModel::RemoveFromNode(PodId pod_id) {
   node.requested -= pod.request;
   node.nonzero_cpu -= pod.nonzero_cpu;
   node.nonzero_memory -= pod.nonzero_memory;
+  node.used_ports.RemovePod(pod.pod.spec);
   Touch(pod.node);
   ++generation_;
   if (!pod.pod.spec.affinity.pod_anti_affinity_required.empty()) --bound_with_affinity_;

@@ -20,6 +20,7 @@
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
+#include "snapshot/host_ports.h"
 #include "snapshot/reason_table.h"
 
 namespace kpsim::engine {
@@ -82,6 +83,7 @@ struct NodeInfo {
   ResourceList requested;    // sum of bound pods' requests (running and terminating)
   std::int64_t nonzero_cpu = 0;
   std::int64_t nonzero_memory = 0;
+  UsedPorts used_ports;          // host ports of bound pods (NodeInfo.UsedPorts)
   std::vector<PodId> pods;       // bound pods, in bind order
   std::vector<PodId> nominated;  // pods nominated to this node (always pending pods)
   // Parallel to `nominated`: what Filter reads of each, kept here so that filtering a node does

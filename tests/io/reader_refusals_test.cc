@@ -97,8 +97,9 @@ spec:
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kTopologySpread));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kVolumes));
-  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kHostPorts));
   EXPECT_FALSE(pod.spec.Uses(UnmodeledField::kResourceClaims));
+  // Host ports are modelled (NodePorts): decoded, not noted.
+  EXPECT_EQ(pod.spec.host_ports, (std::vector<HostPort>{{8080, "TCP", ""}}));
 }
 
 // Setup: what every real pod has (service-account token, configMap, emptyDir volumes; container
@@ -122,7 +123,7 @@ spec:
 }
 
 // hostNetwork makes every containerPort a host port (SetDefaults_Pod); without ports it asks
-// for none.
+// for none. Either way nothing is noted as not modelled (NodePorts reads them).
 TEST(ReaderUnmodeledTest, HostNetworkCountsAsHostPorts) {
   const Pod with_ports = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: net}
@@ -131,14 +132,15 @@ spec:
   containers: [{name: c, ports: [{containerPort: 9100}]}]
 )",
                                                     "c.yaml"));
-  EXPECT_TRUE(with_ports.spec.Uses(UnmodeledField::kHostPorts));
+  EXPECT_EQ(with_ports.spec.host_ports, (std::vector<HostPort>{{9100, "TCP", ""}}));
+  EXPECT_EQ(with_ports.spec.unmodeled, 0u);
   const Pod without = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: net}
 spec:
   hostNetwork: true
 )",
                                                  "c.yaml"));
-  EXPECT_FALSE(without.spec.Uses(UnmodeledField::kHostPorts));
+  EXPECT_TRUE(without.spec.host_ports.empty());
 }
 
 }  // namespace

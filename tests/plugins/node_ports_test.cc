@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "filter_fixture.h"
 #include "kpsim/api/types.h"
 
 namespace kpsim::plugins {
@@ -96,3 +97,49 @@ TEST(NodePortsFilterTest, ConflictIsUnschedulableWithUpstreamReason) {
 
 }  // namespace
 }  // namespace kpsim::plugins
+
+// The NodePorts filter in the registry's chain (fixture: filter_fixture.h): the node's ports come
+// from the pods bound to it, and the verdict says whether preemption may help.
+
+namespace kpsim::engine::plugin_test {
+namespace {
+
+// Setup: web holds 0.0.0.0:80/TCP on n1; n2 is empty. Expect: a pod asking for 80/TCP is refused
+// on n1 with upstream's reason and code Unschedulable (preempting the holder frees the port),
+// and fits n2; 80/UDP and 81/TCP fit n1.
+TEST_F(FilterTest, NodePortsRefusesAConflictingHostPortAsUnschedulable) {
+  AddNode(MakeNode("n1").Cpu("4").Pods(110).Build());
+  AddNode(MakeNode("n2").Cpu("4").Pods(110).Build());
+  AddPod(MakePod("web").Node("n1").HostPort(80).Build());
+  AddPod(MakePod("p80").HostPort(80).Build());
+  AddPod(MakePod("udp").HostPort(80, "UDP").Build());
+  AddPod(MakePod("p81").HostPort(81).Build());
+  const Verdict v = Filter("p80", "n1");
+  EXPECT_EQ(v.code, Code::kUnschedulable);
+  EXPECT_EQ(v.plugin, PluginId::kNodePorts);
+  EXPECT_EQ(v.reasons, (Reasons{"node(s) didn't have free ports for the requested pod ports"}));
+  EXPECT_EQ(Filter("p80", "n2").code, Code::kSuccess);
+  EXPECT_EQ(Filter("udp", "n1").code, Code::kSuccess);
+  EXPECT_EQ(Filter("p81", "n1").code, Code::kSuccess);
+}
+
+// Setup: n1 is full (cpu) and web holds port 80 there. Expect: NodePorts runs before
+// NodeResourcesFit (the default profile's order), so the port is what the chain reports.
+TEST_F(FilterTest, NodePortsRunsBeforeNodeResourcesFit) {
+  AddNode(MakeNode("n1").Cpu("1").Pods(110).Build());
+  AddPod(MakePod("web").Node("n1").Cpu("1").HostPort(80).Build());
+  AddPod(MakePod("p").Cpu("1").HostPort(80).Build());
+  EXPECT_EQ(Filter("p", "n1").plugin, PluginId::kNodePorts);
+}
+
+// Setup: a pod with no host ports on a node whose ports are all taken. Expect: it fits (upstream's
+// PreFilter returns Skip for it).
+TEST_F(FilterTest, NodePortsSkipsAPodWithoutHostPorts) {
+  AddNode(MakeNode("n1").Cpu("4").Pods(110).Build());
+  AddPod(MakePod("web").Node("n1").HostPort(80).HostPort(443).Build());
+  AddPod(MakePod("plain").Build());
+  EXPECT_EQ(Filter("plain", "n1").code, Code::kSuccess);
+}
+
+}  // namespace
+}  // namespace kpsim::engine::plugin_test

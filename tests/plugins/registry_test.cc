@@ -25,7 +25,7 @@ TEST(RegistryTest, FilterPluginsRunInTheDefaultProfilesOrder) {
   std::vector<std::string> names;
   for (const auto& p : filters) names.emplace_back(PluginName(p->id()));
   EXPECT_EQ(names, (std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration",
-                                             "NodeAffinity", "NodeResourcesFit",
+                                             "NodeAffinity", "NodePorts", "NodeResourcesFit",
                                              "InterPodAffinity"}));
 }
 

@@ -244,6 +244,30 @@ TEST_F(QueueTest, AssignedPodAddMovesPodsRejectedByInterPodAffinity) {
   EXPECT_TRUE(queue_->IsUnschedulable(1));
 }
 
+// NodePorts.isSchedulableAfterPodDeleted: a deleted scheduled pod helps a pod rejected by NodePorts
+// only when it held a host port conflicting with one the pod asks for.
+TEST_F(QueueTest, AssignedPodDeleteMovesNodePortsRejectsOnlyWhenAConflictingPortIsFreed) {
+  state_.nodes.push_back(MakeNode("n1").Cpu("4").Memory("8Gi").Pods(110).Build());
+  state_.pods.push_back(MakePod("wants80").Namespace("default").Priority(0).HostPort(80).Build());
+  state_.pods.push_back(MakePod("holds81").Namespace("default").Priority(0).Node("n1").HostPort(81).Build());
+  state_.pods.push_back(
+      MakePod("holds80udp").Namespace("default").Priority(0).Node("n1").HostPort(80, "UDP").Build());
+  state_.pods.push_back(
+      MakePod("holds80ip").Namespace("default").Priority(0).Node("n1").HostPort(80, "TCP", "10.0.0.1").Build());
+  for (Pod& p : state_.pods) p.spec.preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
+  model_.emplace(state_, EngineOptions{});
+  queue_.emplace(*model_, QueueOptions{});
+  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodePorts), At(seconds(0)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 1, At(seconds(5)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "port 81 is not the one asked for";
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 2, At(seconds(5)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "80/UDP does not conflict with 80/TCP";
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, 3, At(seconds(5)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "NodePorts does not register for pod additions";
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 3, At(seconds(5)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0)) << "10.0.0.1:80/TCP conflicts with 0.0.0.0:80/TCP";
+}
+
 // ----------------------------------------------------------------------------------------------
 // The periodic flush of the unschedulable pool.
 

@@ -116,6 +116,11 @@ class PodBuilder {
     pod_.meta.owner_references.push_back(std::move(ref));
     return *this;
   }
+  // A host port as the reader leaves it (GetHostPorts: protocol defaulted to TCP).
+  PodBuilder& HostPort(std::int32_t port, std::string protocol = "TCP", std::string ip = "") {
+    pod_.spec.host_ports.push_back(kpsim::HostPort{port, std::move(protocol), std::move(ip)});
+    return *this;
+  }
   PodBuilder& Created(WallTime t) { pod_.meta.creation_timestamp = t; return *this; }
   PodBuilder& StartTime(WallTime t) { pod_.status.start_time = t; return *this; }
   PodBuilder& Phase(std::string phase) { pod_.status.phase = std::move(phase); return *this; }

@@ -1,0 +1,61 @@
+#include "snapshot/host_ports.h"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+namespace kpsim::engine {
+
+namespace {
+constexpr std::string_view kDefaultBindAllHostIp = "0.0.0.0";  // upstream DefaultBindAllHostIP
+constexpr std::string_view kDefaultProtocol = "TCP";
+}  // namespace
+
+// Mirrors `HostPortInfo.sanitize`.
+UsedPorts::Key UsedPorts::Sanitize(const HostPort& port) {
+  std::string ip = port.host_ip.empty() ? std::string(kDefaultBindAllHostIp) : port.host_ip;
+  std::string protocol = port.protocol.empty() ? std::string(kDefaultProtocol) : port.protocol;
+  return {std::move(ip), std::move(protocol), port.port};
+}
+
+// Mirrors `HostPortInfo.Add` (ports <= 0 are ignored).
+void UsedPorts::Add(const HostPort& port) {
+  if (port.port <= 0) return;
+  ++entries_[Sanitize(port)];
+}
+
+// Mirrors `HostPortInfo.Remove`.
+void UsedPorts::Remove(const HostPort& port) {
+  if (port.port <= 0) return;
+  auto it = entries_.find(Sanitize(port));
+  if (it == entries_.end()) return;
+  if (--it->second <= 0) entries_.erase(it);
+}
+
+void UsedPorts::AddPod(const PodSpec& spec) {
+  for (const HostPort& port : spec.host_ports) Add(port);
+}
+
+void UsedPorts::RemovePod(const PodSpec& spec) {
+  for (const HostPort& port : spec.host_ports) Remove(port);
+}
+
+// Mirrors `HostPortInfo.CheckConflict`.
+bool UsedPorts::CheckConflict(const HostPort& port) const {
+  if (port.port <= 0 || entries_.empty()) return false;
+  const auto [ip, protocol, number] = Sanitize(port);
+  if (ip == kDefaultBindAllHostIp) {
+    // Any address holding the same protocol and port conflicts.
+    return std::any_of(entries_.begin(), entries_.end(), [&](const auto& entry) {
+      return std::get<1>(entry.first) == protocol && std::get<2>(entry.first) == number;
+    });
+  }
+  return entries_.contains(Key{std::string(kDefaultBindAllHostIp), protocol, number}) ||
+         entries_.contains(Key{ip, protocol, number});
+}
+
+bool UsedPorts::ConflictsWithAny(const std::vector<HostPort>& want) const {
+  return std::any_of(want.begin(), want.end(), [&](const HostPort& port) { return CheckConflict(port); });
+}
+
+}  // namespace kpsim::engine
