@@ -49,7 +49,7 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
     case UnmodeledField::kVolumes:
       return "volumes (persistentVolumeClaim, ephemeral, csi, cloud disks)";
     case UnmodeledField::kTopologySpread:
-      return "spec.topologySpreadConstraints";
+      return "spec.topologySpreadConstraints with whenUnsatisfiable: ScheduleAnyway";
     case UnmodeledField::kPreferredAffinity:
       return "preferredDuringSchedulingIgnoredDuringExecution affinity";
     case UnmodeledField::kResourceClaims:
@@ -63,7 +63,7 @@ std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
     case UnmodeledField::kVolumes:
       return "VolumeBinding, VolumeRestrictions, VolumeZone and NodeVolumeLimits";
     case UnmodeledField::kTopologySpread:
-      return "PodTopologySpread";
+      return "PodTopologySpread scoring";
     case UnmodeledField::kPreferredAffinity:
       return "NodeAffinity and InterPodAffinity scoring";
     case UnmodeledField::kResourceClaims:

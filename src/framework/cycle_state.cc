@@ -21,8 +21,27 @@ bool TermMatches(ClusterModel& model, const PodAffinityTerm& term, const PodInfo
                       });
 }
 
+AffinityState::AffinityState(const AffinityState& other)
+    : pod(other.pod),
+      inter_pod(other.inter_pod),
+      affinity_counts(other.affinity_counts),
+      anti_affinity_counts(other.anti_affinity_counts),
+      existing_anti_affinity(other.existing_anti_affinity),
+      spread(other.spread ? other.spread->Clone() : nullptr) {}
+
+AffinityState& AffinityState::operator=(const AffinityState& other) {
+  if (this != &other) *this = AffinityState(other);
+  return *this;
+}
+
 void AffinityState::AddPod(ClusterModel& model, const PodInfo& other, const NodeInfo& node,
                            int delta) {
+  if (inter_pod) AddAffinityPod(model, other, node, delta);
+  if (spread) spread->AddPod(other, node, delta);
+}
+
+void AffinityState::AddAffinityPod(ClusterModel& model, const PodInfo& other, const NodeInfo& node,
+                                   int delta) {
   const Labels& node_labels = node.api->meta.labels;
   auto bump = [delta](std::map<TopologyPair, int>& counts, const std::string& key,
                       const std::string& value) {

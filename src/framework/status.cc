@@ -24,6 +24,7 @@ std::string_view PluginName(PluginId id) {
     case PluginId::kNodeAffinity: return "NodeAffinity";
     case PluginId::kNodePorts: return "NodePorts";
     case PluginId::kNodeResourcesFit: return "NodeResourcesFit";
+    case PluginId::kPodTopologySpread: return "PodTopologySpread";
     case PluginId::kInterPodAffinity: return "InterPodAffinity";
     case PluginId::kDefaultPreemption: return "DefaultPreemption";
   }

@@ -34,6 +34,7 @@ enum class PluginId : std::uint8_t {
   kNodeAffinity,
   kNodePorts,
   kNodeResourcesFit,
+  kPodTopologySpread,
   kInterPodAffinity,
   kDefaultPreemption,
 };

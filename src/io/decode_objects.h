@@ -795,8 +795,14 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
         spec.scheduling_gates.push_back(std::move(name));
       });
     } else if (key == "topologySpreadConstraints") {
-      if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kTopologySpread);
       spec.topology_spread_constraints = DecodeTopologySpreadConstraints(c, cp);
+      // DoNotSchedule constraints are the PodTopologySpread filter's; ScheduleAnyway ones only
+      // score, which kpsim does not (yet).
+      for (const TopologySpreadConstraint& constraint : spec.topology_spread_constraints) {
+        if (constraint.when_unsatisfiable == UnsatisfiableConstraintAction::kScheduleAnyway) {
+          spec.NoteUse(UnmodeledField::kTopologySpread);
+        }
+      }
     } else if (key == "resourceClaims") {
       if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kResourceClaims);
     } else if (key == "hostNetwork") {

@@ -11,13 +11,13 @@ InterPodAffinity::InterPodAffinity(ClusterModel& model)
 
 bool InterPodAffinity::PreFilter(const PodInfo& pod, AffinityState& state) {
   if (!pod.has_pod_affinity && model_.bound_pods_with_affinity() == 0) return false;
-  state = AffinityState{};
   state.pod = &pod;
+  state.inter_pod = true;
   for (const NodeInfo& node : model_.nodes()) {
     for (PodId other : node.pods) {
       const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
       if (&o == &pod) continue;
-      state.AddPod(model_, o, node, +1);
+      state.AddAffinityPod(model_, o, node, +1);
     }
   }
   return true;
@@ -25,7 +25,7 @@ bool InterPodAffinity::PreFilter(const PodInfo& pod, AffinityState& state) {
 
 Status InterPodAffinity::Filter(const PodInfo& /*pod*/, const NodeInfo& node,
                                 const FilterInput& in) const {
-  if (in.affinity == nullptr) return Status::Success();
+  if (in.affinity == nullptr || !in.affinity->inter_pod) return Status::Success();
   const AffinityState& state = *in.affinity;
   const Labels& labels = node.api->meta.labels;
   const PodInfo& pod = *state.pod;

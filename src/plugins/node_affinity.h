@@ -10,6 +10,10 @@
 
 namespace kpsim::engine {
 
+// `RequiredNodeAffinity.Match` (component-helpers nodeaffinity): the pod's nodeSelector and its
+// required node affinity terms hold on the node. PodTopologySpread's inclusion policy reads it too.
+bool MatchesRequiredNodeAffinity(const PodSpec& spec, const NodeInfo& node);
+
 class NodeAffinity final : public FilterPlugin {
  public:
   explicit NodeAffinity(ReasonTable& reasons);

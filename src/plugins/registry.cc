@@ -10,6 +10,7 @@
 #include "plugins/node_resources_fit.h"
 #include "plugins/node_resources_least_allocated.h"
 #include "plugins/node_unschedulable.h"
+#include "plugins/pod_topology_spread_filter.h"
 #include "plugins/taint_toleration.h"
 
 namespace kpsim::engine {
@@ -25,6 +26,7 @@ FilterPlugins NewFilterPlugins(ClusterModel& model) {
   // Depending on the pods present.
   filters.push_back(std::make_unique<NodePorts>(reasons));
   filters.push_back(std::make_unique<NodeResourcesFit>(reasons));
+  filters.push_back(std::make_unique<PodTopologySpread>(model));
   filters.push_back(std::make_unique<InterPodAffinity>(model));
   return filters;
 }

@@ -17,13 +17,33 @@ PluginMask RegisteredFor(ClusterEvent event) {
   switch (event) {
     case ClusterEvent::kAssignedPodDelete:
       return MaskOf(PluginId::kNodePorts) | MaskOf(PluginId::kNodeResourcesFit) |
-             MaskOf(PluginId::kInterPodAffinity) | MaskOf(PluginId::kDefaultPreemption);
+             MaskOf(PluginId::kPodTopologySpread) | MaskOf(PluginId::kInterPodAffinity) |
+             MaskOf(PluginId::kDefaultPreemption);
     case ClusterEvent::kAssignedPodAdd:
-      return MaskOf(PluginId::kInterPodAffinity);
+      return MaskOf(PluginId::kPodTopologySpread) | MaskOf(PluginId::kInterPodAffinity);
     case ClusterEvent::kNodeAdd:
       return ~PluginMask{0};
   }
   return 0;
+}
+
+// podLabelsMatchSpreadConstraints (podtopologyspread/plugin.go) for the target's DoNotSchedule
+// constraints: `other` is in the target's namespace and some constraint's selector, with its
+// matchLabelKeys taken from the target's labels, selects it.
+bool MatchesSpreadConstraint(const PodInfo& target, const PodInfo& other) {
+  if (other.pod.meta.namespace_ != target.pod.meta.namespace_) return false;
+  for (const TopologySpreadConstraint& c : target.pod.spec.topology_spread_constraints) {
+    if (c.when_unsatisfiable != UnsatisfiableConstraintAction::kDoNotSchedule || !c.label_selector) continue;
+    if (!c.label_selector->Matches(other.pod.meta.labels)) continue;
+    const bool keys_match = std::all_of(c.match_label_keys.begin(), c.match_label_keys.end(), [&](const std::string& key) {
+      const std::string* own = FindLabel(target.pod.meta.labels, key);
+      if (own == nullptr) return true;  // a key the target lacks is ignored
+      const std::string* theirs = FindLabel(other.pod.meta.labels, key);
+      return theirs != nullptr && *theirs == *own;
+    });
+    if (keys_match) return true;
+  }
+  return false;
 }
 
 // podMatchesAllAffinityTerms (interpodaffinity/plugin.go): false without terms.
@@ -221,6 +241,11 @@ bool SchedulingQueue::Helps(PodId entity, PluginMask rejectors, ClusterEvent eve
     UsedPorts freed;
     freed.AddPod(other.pod.spec);
     if (freed.ConflictsWithAny(target.pod.spec.host_ports)) return true;
+  }
+  if ((registered & MaskOf(PluginId::kPodTopologySpread)) && MatchesSpreadConstraint(target, other)) {
+    // PodTopologySpread.isSchedulableAfterPodChange: a matching pod added or removed changes the
+    // counts of its domain.
+    return true;
   }
   if (registered & MaskOf(PluginId::kInterPodAffinity)) {
     // InterPodAffinity.isSchedulableAfterPodChange: an added scheduled pod helps when it matches

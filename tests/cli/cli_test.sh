@@ -282,13 +282,13 @@ kind: Pod
 metadata: {name: a}
 spec:
   nodeName: gone
-  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]
+  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]
   containers: [{name: c, ports: [{containerPort: 80, hostPort: 80}]}]
 ---
 kind: Pod
 metadata: {name: b}
 spec:
-  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]
+  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}]
   containers: [{name: c}]
 YAML
 expect_rc "pods using unmodelled fields still simulate" 0 simulate -o json "$WORK/unmodeled.yaml"

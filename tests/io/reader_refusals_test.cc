@@ -79,7 +79,7 @@ metadata: {name: busy}
 spec:
   schedulingGates: [{name: wait}]
   topologySpreadConstraints:
-  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}
   affinity:
     podAntiAffinity:
       preferredDuringSchedulingIgnoredDuringExecution:
@@ -103,13 +103,15 @@ spec:
 }
 
 // Setup: what every real pod has (service-account token, configMap, emptyDir volumes; container
-// ports without hostPort; empty lists). Expect: nothing noted.
+// ports without hostPort; empty lists) and a DoNotSchedule spread constraint, which the
+// PodTopologySpread filter reads. Expect: nothing noted.
 TEST(ReaderUnmodeledTest, OrdinaryFieldsAreNotNoted) {
   const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: plain}
 spec:
   schedulingGates: []
-  topologySpreadConstraints: []
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}
   volumes:
   - {name: token, projected: {sources: []}}
   - {name: conf, configMap: {name: conf}}

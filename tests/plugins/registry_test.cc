@@ -26,7 +26,7 @@ TEST(RegistryTest, FilterPluginsRunInTheDefaultProfilesOrder) {
   for (const auto& p : filters) names.emplace_back(PluginName(p->id()));
   EXPECT_EQ(names, (std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration",
                                              "NodeAffinity", "NodePorts", "NodeResourcesFit",
-                                             "InterPodAffinity"}));
+                                             "PodTopologySpread", "InterPodAffinity"}));
 }
 
 TEST(RegistryTest, NodeLocalFiltersComeFirst) {
