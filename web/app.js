@@ -687,9 +687,8 @@
     return document.getElementById('attempt-' + e.round);
   }
 
-  // Makes `el` (a FailedScheduling marker) open the explain of its event's attempt.
-  function linkAttempt(el, e) {
-    var target = attemptFor(e);
+  // Makes a click on `el` open `target` (a folding block); false when there is none.
+  function linkTo(el, target) {
     if (!target) return false;
     el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
     el.addEventListener('click', function (ev) {
@@ -699,17 +698,15 @@
     return true;
   }
 
+  // Makes `el` (a FailedScheduling marker) open the explain of its event's attempt.
+  function linkAttempt(el, e) {
+    return linkTo(el, attemptFor(e));
+  }
+
   // Makes `el` (a Preempted or Nominated marker) open the explain of its event's attempt when the
   // page embeds it (which links the decision record), else the decision record of its round.
   function linkDecision(el, e) {
-    var target = attemptFor(e) || decisionFor(e);
-    if (!target) return false;
-    el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
-    el.addEventListener('click', function (ev) {
-      ev.stopPropagation();
-      showDecision(target);
-    });
-    return true;
+    return linkTo(el, attemptFor(e) || decisionFor(e));
   }
 
   function showDecision(el) {

@@ -166,7 +166,7 @@ struct SimulationResult {
   std::vector<GroupOutcome> groups;
   std::vector<PreemptionDecision> decisions;  // one per preemption decision, in round order
   SimTime end_time{};
-  std::string end_reason;  // "quiescent", "until", "max-attempts"
+  std::string end_reason;  // "quiescent", "until", "max-attempts", "preemption-loop"
   bool attempt_cap_reached = false;
   SimulationStats stats;
   WallTime origin;

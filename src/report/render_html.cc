@@ -460,6 +460,26 @@ std::string DecisionsSection(const Json& decisions, const DecisionAnchors& ancho
                  "in the timeline link here.");
 }
 
+// A candidate's remove-all-then-reprieve table (explain's `steps`): step 0 with every
+// lower-priority pod removed, then one row per victim unit put back, reprieved or not.
+std::string ReprieveSteps(const Json& candidate) {
+  Table steps("steps", {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after", "Why"});
+  steps.Row({"0", "<i>every lower-priority pod removed</i>", "", "", "",
+             Resources(Get(candidate, "freeAfterRemoval")), ""},
+            "class=\"step-zero\"");
+  const Json& items = Items(candidate, "steps");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Json& st = items[i];
+    const bool reprieved = Flag(st, "reprieved");
+    steps.Row({std::to_string(i + 1), PodRef(Text(st, "pod")), Esc(Text(st, "priority")),
+               Flag(st, "pdbViolating") ? Badge("pdb", "yes") : "no",
+               reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"),
+               Resources(Get(st, "freeAfter")), Dash(Text(st, "why"))},
+              reprieved ? "class=\"reprieved-row\"" : "class=\"victim-row\"");
+  }
+  return steps.Render();
+}
+
 Json Parse(const std::string& json);
 
 // One explained attempt (kpsim::SimulateExplained) as a folding block "attempt-<round>": the
@@ -493,22 +513,8 @@ std::string AttemptBlock(const ExplainResult& explained, const DecisionAnchors& 
                      Text(e, "eligibilityMessage").empty() ? "" : " (" + Esc(Text(e, "eligibilityMessage")) + ")");
   for (const Json& c : Items(e, "candidates")) {
     if (Text(c, "node") != chosen_node) continue;
-    Table steps("steps", {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after", "Why"});
-    steps.Row({"0", "<i>every lower-priority pod removed</i>", "", "", "",
-               Resources(Get(c, "freeAfterRemoval")), ""},
-              "class=\"step-zero\"");
-    const Json& items = Items(c, "steps");
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      const Json& st = items[i];
-      const bool reprieved = Flag(st, "reprieved");
-      steps.Row({std::to_string(i + 1), PodRef(Text(st, "pod")), Esc(Text(st, "priority")),
-                 Flag(st, "pdbViolating") ? Badge("pdb", "yes") : "no",
-                 reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"),
-                 Resources(Get(st, "freeAfter")), Dash(Text(st, "why"))},
-                reprieved ? "class=\"reprieved-row\"" : "class=\"victim-row\"");
-    }
     out += fmt::format("<p>Candidate <b>{}</b>: remove all, then reprieve</p>\n", Esc(chosen_node));
-    out += steps.Render();
+    out += ReprieveSteps(c);
   }
   if (!chosen_node.empty()) {
     out += fmt::format("<p>Chosen node <b>{}</b>, victims {}, decided by <b>{}</b>.</p>\n", Esc(chosen_node),
@@ -848,22 +854,7 @@ std::string ExplainBody(const Json& data) {
       content += fmt::format("<div class=\"candidate{}\">\n<h3>Candidate {}{}</h3>\n",
                              is_chosen ? " chosen" : "", Esc(Text(c, "node")),
                              is_chosen ? " " + Badge("chosen", "chosen") : "");
-      Table steps("steps",
-                  {"Step", "Pod", "Priority", "PDB-violating", "Result", "Free after", "Why"});
-      steps.Row({"0", "<i>every lower-priority pod removed</i>", "", "", "",
-                 Resources(Get(c, "freeAfterRemoval")), ""},
-                "class=\"step-zero\"");
-      const Json& step_items = Items(c, "steps");
-      for (std::size_t step_idx = 0; step_idx < step_items.size(); ++step_idx) {
-        const Json& s = step_items[step_idx];
-        const bool reprieved = Flag(s, "reprieved");
-        steps.Row({std::to_string(step_idx + 1), PodRef(Text(s, "pod")), Esc(Text(s, "priority")),
-                   Flag(s, "pdbViolating") ? Badge("pdb", "yes") : "no",
-                   reprieved ? Badge("fits", "reprieved") : Badge("victim", "victim"),
-                   Resources(Get(s, "freeAfter")), Dash(Text(s, "why"))},
-                  reprieved ? "class=\"reprieved-row\"" : "class=\"victim-row\"");
-      }
-      content += steps.Render();
+      content += ReprieveSteps(c);
       content += "</div>\n";
     }
   }

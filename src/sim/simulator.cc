@@ -80,6 +80,11 @@ class Simulator {
   template <typename Diagnose>
   void Observe(Attempt attempt, Diagnose&& diagnose);
   std::string ReplacementName(const PodInfo& victim);
+  // Counts a preemption by `preemptor` (a pod, or a group's entity) and stops the run when it
+  // has preempted kPreemptionLoopLimit times: see the constant.
+  // `counts` is preemptions_ (by PodId) or group_preemptions_ (by root group index).
+  void CountPreemption(std::vector<std::int32_t>& counts, std::size_t id, const std::string& who,
+                       const std::string& node);
   SimulationResult Collect();
 
   const EngineOptions& options_;
@@ -93,6 +98,9 @@ class Simulator {
   std::vector<std::vector<PodId>> applies_;
   std::size_t next_apply_ = 0;
   bool stopped_ = false;  // the observer has what it wants
+  bool looping_ = false;  // a preemption loop was detected (CountPreemption)
+  std::vector<std::int32_t> preemptions_;        // by PodId: preemptions it made
+  std::vector<std::int32_t> group_preemptions_;  // by root group: preemptions the group made
   SimTime now_{};
   std::int64_t round_ = 0;
   SimulationResult result_;
@@ -100,6 +108,30 @@ class Simulator {
   // aggregating repeats.
   std::vector<std::vector<std::size_t>> failures_;
 };
+
+// A pod that has preempted this many times is in a preemption loop: each time its victims
+// terminated, pods placed meanwhile (typically the victims' own replacements, which a nomination
+// does not keep out when the preemptor needs more than resources, e.g. a topology spread) took
+// the space back. kube-scheduler would go on preempting forever, so the run ends there, says so
+// (end reason "preemption-loop", warning PreemptionLoop) and keeps everything up to that point.
+constexpr std::int32_t kPreemptionLoopLimit = 10;
+
+void Simulator::CountPreemption(std::vector<std::int32_t>& counts, std::size_t id, const std::string& who,
+                                const std::string& node) {
+  if (counts.size() <= id) counts.resize(id + 1, 0);
+  if (++counts[id] < kPreemptionLoopLimit || looping_) return;
+  looping_ = true;
+  Warning w;
+  w.object = who;
+  w.code = "PreemptionLoop";
+  w.message = fmt::format(
+      "preempted {} times (the last time on {}): each time, pods placed while its victims "
+      "terminated took the space back; kube-scheduler would repeat this forever, so the run stops "
+      "at {:.3f}s",
+      kPreemptionLoopLimit, node.empty() ? std::string("its group's nodes") : "node " + node,
+      ToSeconds(now_));
+  result_.warnings.push_back(std::move(w));
+}
 
 void Simulator::RecordDecision(std::optional<PreemptionDecision> record) {
   if (!record) return;
@@ -345,6 +377,7 @@ void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
   ClearLowerNominations(d.node, preemptor_id, preemptor.priority, preemptor.key);
   PreemptVictims(d.candidate->victims, preemptor, "", node_name);
   model_.SetNomination(preemptor_id, d.node);
+  CountPreemption(preemptions_, static_cast<std::size_t>(preemptor_id), "Pod " + preemptor.key, node_name);
   Emit(EventReason::kNominated, preemptor, node_name,
        fmt::format("nominated to node {} while {} victim(s) terminate", node_name,
                    d.candidate->victims.size()));
@@ -429,6 +462,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
         wap.assignments.empty() ? pending.front() : wap.assignments.front().first)];
     for (const auto& [id, node] : wap.assignments) ClearLowerNominations(node, id, group.priority, group.key);
     PreemptVictims(wap.victims, by, group.key, "");
+    CountPreemption(group_preemptions_, static_cast<std::size_t>(root), "PodGroup " + group.key, "");
     for (const auto& [id, node] : wap.assignments) {
       PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
       model_.SetNomination(id, node);
@@ -542,6 +576,10 @@ SimulationResult Simulator::Run() {
     if (auto pod = queue_.Pop()) {
       Schedule(*pod);
       if (stopped_) break;
+      if (looping_) {
+        result_.end_reason = "preemption-loop";
+        break;
+      }
       continue;
     }
     if (ReleaseNextApply()) continue;

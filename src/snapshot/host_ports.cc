@@ -43,15 +43,16 @@ void UsedPorts::RemovePod(const PodSpec& spec) {
 // Mirrors `HostPortInfo.CheckConflict`.
 bool UsedPorts::CheckConflict(const HostPort& port) const {
   if (port.port <= 0 || entries_.empty()) return false;
-  const auto [ip, protocol, number] = Sanitize(port);
+  const Key key = Sanitize(port);
+  const auto& [ip, protocol, number] = key;
   if (ip == kDefaultBindAllHostIp) {
-    // Any address holding the same protocol and port conflicts.
-    return std::any_of(entries_.begin(), entries_.end(), [&](const auto& entry) {
-      return std::get<1>(entry.first) == protocol && std::get<2>(entry.first) == number;
+    // Any address holding the same protocol and port conflicts. (The lambda reads `key`, not the
+    // bindings: clang before 16 cannot capture structured bindings.)
+    return std::any_of(entries_.begin(), entries_.end(), [&key](const auto& entry) {
+      return std::get<1>(entry.first) == std::get<1>(key) && std::get<2>(entry.first) == std::get<2>(key);
     });
   }
-  return entries_.contains(Key{std::string(kDefaultBindAllHostIp), protocol, number}) ||
-         entries_.contains(Key{ip, protocol, number});
+  return entries_.contains(Key{std::string(kDefaultBindAllHostIp), protocol, number}) || entries_.contains(key);
 }
 
 bool UsedPorts::ConflictsWithAny(const std::vector<HostPort>& want) const {

@@ -22,7 +22,7 @@ using kpsim::testing::MakePdb;
 using kpsim::testing::MakePod;
 using Names = std::vector<std::string>;
 
-class CandidateSelectionTest : public BothPathsTest {
+class CandidateSelectionTest : public EngineTest {
  protected:
   // Expect: the simulator's cycle preempts on `node`, and explain agrees and names `decided_by`.
   void ExpectChosen(const std::string& node, const std::string& decided_by) {
@@ -36,7 +36,7 @@ class CandidateSelectionTest : public BothPathsTest {
   }
 };
 
-TEST_P(CandidateSelectionTest, SingleCandidateIsTakenWithoutScoring) {
+TEST_F(CandidateSelectionTest, SingleCandidateIsTakenWithoutScoring) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("va").Node("a").Priority(100).Cpu("1").Build());
@@ -45,7 +45,7 @@ TEST_P(CandidateSelectionTest, SingleCandidateIsTakenWithoutScoring) {
   ExpectChosen("b", "only candidate");
 }
 
-TEST_P(CandidateSelectionTest, FewestPdbViolationsComesFirst) {
+TEST_F(CandidateSelectionTest, FewestPdbViolationsComesFirst) {
   // Setup: a's victim has the lower priority (criterion 2 prefers a) but is PDB-protected.
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
@@ -56,7 +56,7 @@ TEST_P(CandidateSelectionTest, FewestPdbViolationsComesFirst) {
   ExpectChosen("b", "fewest PDB violations");
 }
 
-TEST_P(CandidateSelectionTest, LowestHighestVictimPriorityBeatsFewerVictims) {
+TEST_F(CandidateSelectionTest, LowestHighestVictimPriorityBeatsFewerVictims) {
   AddNode(NodeWithCpu("a", "2").Build());
   AddNode(NodeWithCpu("b", "2").Build());
   AddPod(MakePod("va").Node("a").Priority(5).Cpu("2").Build());
@@ -66,7 +66,7 @@ TEST_P(CandidateSelectionTest, LowestHighestVictimPriorityBeatsFewerVictims) {
   ExpectChosen("b", "lowest highest-victim priority");
 }
 
-TEST_P(CandidateSelectionTest, PrioritySumIsShiftedSoNegativeVictimsStillCount) {
+TEST_F(CandidateSelectionTest, PrioritySumIsShiftedSoNegativeVictimsStillCount) {
   // Setup: a's victims {0, -100} sum to less than b's {0} unshifted; with each term shifted by
   // 2^31 a's sum is larger, so b wins on criterion 3.
   AddNode(NodeWithCpu("a", "2").Build());
@@ -78,7 +78,7 @@ TEST_P(CandidateSelectionTest, PrioritySumIsShiftedSoNegativeVictimsStillCount) 
   ExpectChosen("b", "smallest sum of victim priorities");
 }
 
-TEST_P(CandidateSelectionTest, PrioritySumPrefersLowerPrioritiesAtEqualCount) {
+TEST_F(CandidateSelectionTest, PrioritySumPrefersLowerPrioritiesAtEqualCount) {
   AddNode(NodeWithCpu("a", "2").Build());
   AddNode(NodeWithCpu("b", "2").Build());
   AddPod(MakePod("va5").Node("a").Priority(5).Cpu("1").Build());
@@ -89,7 +89,7 @@ TEST_P(CandidateSelectionTest, PrioritySumPrefersLowerPrioritiesAtEqualCount) {
   ExpectChosen("b", "smallest sum of victim priorities");
 }
 
-TEST_P(CandidateSelectionTest, FewestVictimsDecidesWhenShiftedSumsTie) {
+TEST_F(CandidateSelectionTest, FewestVictimsDecidesWhenShiftedSumsTie) {
   // Setup: with the shift, {0, INT32_MIN} and {0} have equal sums (2^31 each); the count decides.
   AddNode(NodeWithCpu("a", "2").Build());
   AddNode(NodeWithCpu("b", "2").Build());
@@ -100,7 +100,7 @@ TEST_P(CandidateSelectionTest, FewestVictimsDecidesWhenShiftedSumsTie) {
   ExpectChosen("b", "fewest victims");
 }
 
-TEST_P(CandidateSelectionTest, LatestStartOfTheHighestPriorityVictimsWins) {
+TEST_F(CandidateSelectionTest, LatestStartOfTheHighestPriorityVictimsWins) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("va").Node("a").Priority(3).Cpu("1").StartTime(SecondsBeforeOrigin(100)).Build());
@@ -109,7 +109,7 @@ TEST_P(CandidateSelectionTest, LatestStartOfTheHighestPriorityVictimsWins) {
   ExpectChosen("b", "latest start time of the highest-priority victims");
 }
 
-TEST_P(CandidateSelectionTest, StartTimesOfLowerPriorityVictimsAreIgnored) {
+TEST_F(CandidateSelectionTest, StartTimesOfLowerPriorityVictimsAreIgnored) {
   // Setup: a's top victim started 20 s ago, b's 10 s ago; b's other victim is very old. Only
   // the highest-priority victims' start times count, so b (latest) wins.
   AddNode(NodeWithCpu("a", "2").Build());
@@ -122,7 +122,7 @@ TEST_P(CandidateSelectionTest, StartTimesOfLowerPriorityVictimsAreIgnored) {
   ExpectChosen("b", "latest start time of the highest-priority victims");
 }
 
-TEST_P(CandidateSelectionTest, VictimWithoutStartTimeCountsAsStartingNow) {
+TEST_F(CandidateSelectionTest, VictimWithoutStartTimeCountsAsStartingNow) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("va").Node("a").Priority(3).Cpu("1").StartTime(SecondsBeforeOrigin(5)).Build());
@@ -131,7 +131,7 @@ TEST_P(CandidateSelectionTest, VictimWithoutStartTimeCountsAsStartingNow) {
   ExpectChosen("b", "latest start time of the highest-priority victims");
 }
 
-TEST_P(CandidateSelectionTest, FullTieGoesToTheFirstNodeInZoneRoundRobinOrder) {
+TEST_F(CandidateSelectionTest, FullTieGoesToTheFirstNodeInZoneRoundRobinOrder) {
   // Setup: node order is z1-a, z2-a, z1-b (one node per zone in turn); z1-a has no candidate.
   // Input order would pick z1-b; node order picks z2-a.
   const WallTime start = SecondsBeforeOrigin(60);
@@ -145,7 +145,7 @@ TEST_P(CandidateSelectionTest, FullTieGoesToTheFirstNodeInZoneRoundRobinOrder) {
   ExpectChosen("z2-a", "first in node order (all tie-breakers equal)");
 }
 
-TEST_P(CandidateSelectionTest, ExplainListsEveryPotentialNodeInNodeOrder) {
+TEST_F(CandidateSelectionTest, ExplainListsEveryPotentialNodeInNodeOrder) {
   AddNode(NodeWithCpu("z1-a", "1").Label("topology.kubernetes.io/zone", "z1").Build());
   AddNode(NodeWithCpu("z1-b", "1").Label("topology.kubernetes.io/zone", "z1").Build());
   AddNode(NodeWithCpu("z2-a", "1").Label("topology.kubernetes.io/zone", "z2").Build());
@@ -166,7 +166,6 @@ TEST_P(CandidateSelectionTest, ExplainListsEveryPotentialNodeInNodeOrder) {
   EXPECT_EQ(r.chosen->victims, Names{"default/v2"});
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, CandidateSelectionTest, ::testing::Bool(), PathName);
 
 }  // namespace
 }  // namespace kpsim::engine::test

@@ -58,7 +58,7 @@ std::string Dump(const PreemptionDecision& d) {
   return out.str();
 }
 
-class DecisionRecordTest : public BothPathsTest {
+class DecisionRecordTest : public EngineTest {
  protected:
   // The record of `p`'s cycle; expects a preemption on `node` decided by `decided_by`, with
   // `runner_up` (if any) as the second candidate.
@@ -108,7 +108,7 @@ class DecisionRecordTest : public BothPathsTest {
   }
 };
 
-TEST_P(DecisionRecordTest, OnlyCandidate) {
+TEST_F(DecisionRecordTest, OnlyCandidate) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("va").Node("a").Priority(100).Cpu("1").Build());
@@ -121,7 +121,7 @@ TEST_P(DecisionRecordTest, OnlyCandidate) {
   EXPECT_TRUE(r.pdbs.empty());
 }
 
-TEST_P(DecisionRecordTest, PdbViolationsDecide) {
+TEST_F(DecisionRecordTest, PdbViolationsDecide) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("va").Node("a").Priority(1).Label("app", "x").Cpu("1").Build());
@@ -137,7 +137,7 @@ TEST_P(DecisionRecordTest, PdbViolationsDecide) {
   EXPECT_TRUE(r.pdbs.empty());  // b's victim is under no PDB
 }
 
-TEST_P(DecisionRecordTest, HighestPriorityDecides) {
+TEST_F(DecisionRecordTest, HighestPriorityDecides) {
   AddNode(NodeWithCpu("a", "2").Build());
   AddNode(NodeWithCpu("b", "2").Build());
   AddPod(MakePod("va").Node("a").Priority(5).Cpu("2").Build());
@@ -150,7 +150,7 @@ TEST_P(DecisionRecordTest, HighestPriorityDecides) {
   EXPECT_EQ(ValueOf(r.candidates[0], "victims"), 2);
 }
 
-TEST_P(DecisionRecordTest, PrioritySumDecides) {
+TEST_F(DecisionRecordTest, PrioritySumDecides) {
   AddNode(NodeWithCpu("a", "2").Build());
   AddNode(NodeWithCpu("b", "2").Build());
   AddPod(MakePod("va5").Node("a").Priority(5).Cpu("1").Build());
@@ -165,7 +165,7 @@ TEST_P(DecisionRecordTest, PrioritySumDecides) {
   EXPECT_EQ(ValueOf(r.candidates[1], "prioritySum"), 9 + 2 * shift);
 }
 
-TEST_P(DecisionRecordTest, VictimCountDecides) {
+TEST_F(DecisionRecordTest, VictimCountDecides) {
   AddNode(NodeWithCpu("a", "2").Build());
   AddNode(NodeWithCpu("b", "2").Build());
   AddPod(MakePod("va0").Node("a").Priority(0).Cpu("1").Build());
@@ -177,7 +177,7 @@ TEST_P(DecisionRecordTest, VictimCountDecides) {
   EXPECT_EQ(r.candidates[1].victim_count, 2);
 }
 
-TEST_P(DecisionRecordTest, LatestStartTimeDecides) {
+TEST_F(DecisionRecordTest, LatestStartTimeDecides) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("va").Node("a").Priority(3).Cpu("1").StartTime(SecondsBeforeOrigin(100)).Build());
@@ -191,7 +191,7 @@ TEST_P(DecisionRecordTest, LatestStartTimeDecides) {
   EXPECT_EQ(r.candidates[1].tie_breakers.back().value, kOriginUs - 100'000'000);
 }
 
-TEST_P(DecisionRecordTest, FullTieIsDecidedByNodeOrder) {
+TEST_F(DecisionRecordTest, FullTieIsDecidedByNodeOrder) {
   const WallTime start = SecondsBeforeOrigin(60);
   AddNode(NodeWithCpu("z1-a", "1").Label("topology.kubernetes.io/zone", "z1").Build());
   AddNode(NodeWithCpu("z1-b", "1").Label("topology.kubernetes.io/zone", "z1").Build());
@@ -204,7 +204,7 @@ TEST_P(DecisionRecordTest, FullTieIsDecidedByNodeOrder) {
   EXPECT_EQ(r.decided_by_label, "first in node order (all tie-breakers equal)");
 }
 
-TEST_P(DecisionRecordTest, PdbBeforeAndAfterOnAViolatingPreemption) {
+TEST_F(DecisionRecordTest, PdbBeforeAndAfterOnAViolatingPreemption) {
   // Setup: the only node's two victims are under one PDB that allows one disruption; a third
   // pod under another PDB stays (higher priority). Taking both breaks the budget.
   AddNode(NodeWithCpu("a", "3").Build());
@@ -224,7 +224,7 @@ TEST_P(DecisionRecordTest, PdbBeforeAndAfterOnAViolatingPreemption) {
   EXPECT_EQ(r.pdbs[0].victims, (Names{"default/v2", "default/v1"}));
 }
 
-TEST_P(DecisionRecordTest, PdbsAreInNameOrder) {
+TEST_F(DecisionRecordTest, PdbsAreInNameOrder) {
   AddNode(NodeWithCpu("a", "2").Build());
   AddPod(MakePod("v1").Node("a").Priority(1).Label("app", "z").Cpu("1").Build());
   AddPod(MakePod("v2").Node("a").Priority(2).Label("app", "b").Cpu("1").Build());
@@ -241,7 +241,7 @@ TEST_P(DecisionRecordTest, PdbsAreInNameOrder) {
   EXPECT_EQ(r.pdbs[1].victims, Names{"default/v1"});
 }
 
-TEST_P(DecisionRecordTest, CandidatesAndVictimsAreCapped) {
+TEST_F(DecisionRecordTest, CandidatesAndVictimsAreCapped) {
   // Seven candidate nodes, the victims' priority rising with the node; node n0 has 25 victims.
   constexpr int kNodes = 7, kManyVictims = 25;
   AddNode(NodeWithCpu("n0", "25").Build());
@@ -264,7 +264,6 @@ TEST_P(DecisionRecordTest, CandidatesAndVictimsAreCapped) {
   EXPECT_EQ(r.candidates[0].victim_count, kManyVictims);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, DecisionRecordTest, ::testing::Bool(), PathName);
 
 // A run with many preemptions, some PDB-violating, some on nominated nodes again.
 ClusterState Busy() {

@@ -19,12 +19,12 @@ namespace {
 using kpsim::testing::MakePod;
 using Names = std::vector<std::string>;
 
-class EligibilityTest : public BothPathsTest {};
+class EligibilityTest : public EngineTest {};
 
 // ----------------------------------------------------------------------------------------------
 // Eligibility.
 
-TEST_P(EligibilityTest, PreemptionPolicyNeverIsNotEligible) {
+TEST_F(EligibilityTest, PreemptionPolicyNeverIsNotEligible) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).PreemptionPolicy(PreemptionPolicy::kNever).Cpu("1").Build());
@@ -42,7 +42,7 @@ TEST_P(EligibilityTest, PreemptionPolicyNeverIsNotEligible) {
 
 // Setup: p was nominated to n1 and its victim there is still terminating; n2 has another
 // lower-priority pod. Expect: p waits instead of preempting again, and keeps its nomination.
-TEST_P(EligibilityTest, TerminatingVictimOnTheNominatedNodeBlocksPreemption) {
+TEST_F(EligibilityTest, TerminatingVictimOnTheNominatedNodeBlocksPreemption) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddNode(NodeWithCpu("n2", "1").Build());
   AddPod(TerminatingByPreemption(MakePod("leaving").Node("n1").Priority(1).Cpu("1").Build()));
@@ -56,7 +56,7 @@ TEST_P(EligibilityTest, TerminatingVictimOnTheNominatedNodeBlocksPreemption) {
   EXPECT_FALSE(d.clear_nomination);
 }
 
-TEST_P(EligibilityTest, PodTerminatingForAnotherReasonDoesNotBlock) {
+TEST_F(EligibilityTest, PodTerminatingForAnotherReasonDoesNotBlock) {
   AddNode(NodeWithCpu("n1", "1").Build());
   Pod leaving = MakePod("leaving").Node("n1").Priority(1).Cpu("1").Build();
   leaving.meta.deletion_timestamp = WallTime{kOriginUs + 30'000'000};  // no DisruptionTarget
@@ -65,7 +65,7 @@ TEST_P(EligibilityTest, PodTerminatingForAnotherReasonDoesNotBlock) {
   EXPECT_EQ(Decide("p").kind, Decision::Kind::kPreempt);
 }
 
-TEST_P(EligibilityTest, TerminatingPodOfEqualPriorityDoesNotBlock) {
+TEST_F(EligibilityTest, TerminatingPodOfEqualPriorityDoesNotBlock) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(TerminatingByPreemption(MakePod("peer").Node("n1").Priority(10).Cpu("1").Build()));
   AddPod(MakePod("lo").Node("n1").Priority(1).Cpu("1").Build());
@@ -78,7 +78,7 @@ TEST_P(EligibilityTest, TerminatingPodOfEqualPriorityDoesNotBlock) {
             "Insufficient cpu.");
 }
 
-TEST_P(EligibilityTest, TerminatingVictimElsewhereDoesNotBlock) {
+TEST_F(EligibilityTest, TerminatingVictimElsewhereDoesNotBlock) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddNode(NodeWithCpu("n2", "1").Build());
   AddPod(TerminatingByPreemption(MakePod("leaving").Node("n2").Priority(1).Cpu("1").Build()));
@@ -87,7 +87,7 @@ TEST_P(EligibilityTest, TerminatingVictimElsewhereDoesNotBlock) {
   EXPECT_EQ(Decide("p").kind, Decision::Kind::kPreempt);
 }
 
-TEST_P(EligibilityTest, UnresolvableNominatedNodeLetsThePodPreemptAfresh) {
+TEST_F(EligibilityTest, UnresolvableNominatedNodeLetsThePodPreemptAfresh) {
   // Setup: n1 now carries a taint p does not tolerate, so the old nomination is hopeless.
   AddNode(NodeWithCpu("n1", "1").Taint("maintenance", "", TaintEffect::kNoSchedule).Build());
   AddNode(NodeWithCpu("n2", "1").Build());
@@ -103,7 +103,7 @@ TEST_P(EligibilityTest, UnresolvableNominatedNodeLetsThePodPreemptAfresh) {
 // ----------------------------------------------------------------------------------------------
 // Nominated pods (rule 4.2).
 
-TEST_P(EligibilityTest, EqualOrHigherPriorityNominatedPodsOccupyTheirNodeInDryRuns) {
+TEST_F(EligibilityTest, EqualOrHigherPriorityNominatedPodsOccupyTheirNodeInDryRuns) {
   for (const std::int32_t nominated_priority : {10, 20}) {
     state = ClusterState{};
     AddNode(NodeWithCpu("n1", "2").Build());
@@ -119,7 +119,7 @@ TEST_P(EligibilityTest, EqualOrHigherPriorityNominatedPodsOccupyTheirNodeInDryRu
   }
 }
 
-TEST_P(EligibilityTest, LowerPriorityNominatedPodsAreIgnored) {
+TEST_F(EligibilityTest, LowerPriorityNominatedPodsAreIgnored) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("2").Build());
   AddPod(MakePod("waiting").Priority(5).Cpu("1").NominatedNode("n1").Build());
@@ -129,7 +129,7 @@ TEST_P(EligibilityTest, LowerPriorityNominatedPodsAreIgnored) {
   EXPECT_EQ(Victims(d), Names{"default/lo"});
 }
 
-TEST_P(EligibilityTest, NominatedPodBlocksFilteringOfLowerOrEqualPods) {
+TEST_F(EligibilityTest, NominatedPodBlocksFilteringOfLowerOrEqualPods) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("waiting").Priority(10).Cpu("2").NominatedNode("n1").Build());
   AddPod(MakePod("equal").Priority(10).Cpu("1").Build());
@@ -144,7 +144,7 @@ TEST_P(EligibilityTest, NominatedPodBlocksFilteringOfLowerOrEqualPods) {
   EXPECT_EQ(NodeName(higher.node), "n1");
 }
 
-TEST_P(EligibilityTest, PodsOwnNominationDoesNotCountAgainstItself) {
+TEST_F(EligibilityTest, PodsOwnNominationDoesNotCountAgainstItself) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").NominatedNode("n1").Build());
   const Decision d = Decide("p");
@@ -152,7 +152,7 @@ TEST_P(EligibilityTest, PodsOwnNominationDoesNotCountAgainstItself) {
   EXPECT_EQ(NodeName(d.node), "n1");
 }
 
-TEST_P(EligibilityTest, NominatedNodeIsTriedFirst) {
+TEST_F(EligibilityTest, NominatedNodeIsTriedFirst) {
   // Setup: n1 scores far better (emptier), but p is nominated to n2 where it fits.
   AddNode(NodeWithCpu("n1", "16").Build());
   AddNode(NodeWithCpu("n2", "2").Build());
@@ -164,7 +164,7 @@ TEST_P(EligibilityTest, NominatedNodeIsTriedFirst) {
   EXPECT_EQ(NodeName(d.node), "n2");
 }
 
-TEST_P(EligibilityTest, PodLeavesAnInfeasibleNominatedNode) {
+TEST_F(EligibilityTest, PodLeavesAnInfeasibleNominatedNode) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddNode(NodeWithCpu("n2", "2").Build());
   AddPod(MakePod("blocker").Node("n2").Priority(100).Cpu("2").Build());
@@ -177,7 +177,7 @@ TEST_P(EligibilityTest, PodLeavesAnInfeasibleNominatedNode) {
 // ----------------------------------------------------------------------------------------------
 // FitError texts (rule 13.1).
 
-TEST_P(EligibilityTest, HistogramIsSortedAsStrings) {
+TEST_F(EligibilityTest, HistogramIsSortedAsStrings) {
   // Setup: 10 unschedulable nodes and 2 full of higher-priority pods. "10 ..." sorts before
   // "2 ..." as strings, whatever the reasons say.
   for (int i = 0; i < 10; ++i) AddNode(NodeWithCpu("cordoned-" + std::to_string(i), "4").Unschedulable().Build());
@@ -194,7 +194,7 @@ TEST_P(EligibilityTest, HistogramIsSortedAsStrings) {
             "2 No preemption victims found for incoming pod.");
 }
 
-TEST_P(EligibilityTest, MixedReasonsAsInTheSpecExample) {
+TEST_F(EligibilityTest, MixedReasonsAsInTheSpecExample) {
   AddNode(NodeWithCpu("n1", "1").Label("disk", "hdd").Build());
   AddNode(NodeWithCpu("n2", "1").Label("disk", "ssd").Build());
   AddNode(NodeWithCpu("n3", "1").Label("disk", "ssd").Build());
@@ -207,7 +207,7 @@ TEST_P(EligibilityTest, MixedReasonsAsInTheSpecExample) {
             "for scheduling, 2 No preemption victims found for incoming pod.");
 }
 
-TEST_P(EligibilityTest, EveryReasonOfANodeIsCounted) {
+TEST_F(EligibilityTest, EveryReasonOfANodeIsCounted) {
   AddNode(kpsim::testing::MakeNode("n1").Cpu("1").Memory("1Gi").Pods(110).Build());
   AddPod(MakePod("hi").Node("n1").Priority(100).Cpu("1").Memory("1Gi").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Memory("1Gi").Build());
@@ -216,7 +216,7 @@ TEST_P(EligibilityTest, EveryReasonOfANodeIsCounted) {
             "nodes are available: 1 No preemption victims found for incoming pod.");
 }
 
-TEST_P(EligibilityTest, SuccessfulPreemptionMessageNamesNodeAndVictimCount) {
+TEST_F(EligibilityTest, SuccessfulPreemptionMessageNamesNodeAndVictimCount) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("a").Node("n1").Priority(1).Cpu("1").Build());
   AddPod(MakePod("b").Node("n1").Priority(1).Cpu("1").Build());
@@ -228,14 +228,13 @@ TEST_P(EligibilityTest, SuccessfulPreemptionMessageNamesNodeAndVictimCount) {
             "for pod on node n1, preempting 2 victims");
 }
 
-TEST_P(EligibilityTest, NoNodesAtAll) {
+TEST_F(EligibilityTest, NoNodesAtAll) {
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
   const Decision d = Decide("p");
   EXPECT_EQ(d.kind, Decision::Kind::kFail);
   EXPECT_EQ(d.message, "no nodes available to schedule pods");
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, EligibilityTest, ::testing::Bool(), PathName);
 
 }  // namespace
 }  // namespace kpsim::engine::test

@@ -21,12 +21,12 @@ using kpsim::testing::MakePdb;
 using kpsim::testing::MakePod;
 using Names = std::vector<std::string>;
 
-class SelectVictimsTest : public BothPathsTest {};
+class SelectVictimsTest : public EngineTest {};
 
 // ----------------------------------------------------------------------------------------------
 // Who may be a victim.
 
-TEST_P(SelectVictimsTest, OnlyStrictlyLowerPriorityPodsAreVictims) {
+TEST_F(SelectVictimsTest, OnlyStrictlyLowerPriorityPodsAreVictims) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("equal").Node("n1").Priority(10).Cpu("1").Build());
   AddPod(MakePod("lower").Node("n1").Priority(9).Cpu("1").Build());
@@ -37,7 +37,7 @@ TEST_P(SelectVictimsTest, OnlyStrictlyLowerPriorityPodsAreVictims) {
   EXPECT_EQ(Victims(d), Names{"default/lower"});
 }
 
-TEST_P(SelectVictimsTest, EqualPriorityPodsNeverMakeRoom) {
+TEST_F(SelectVictimsTest, EqualPriorityPodsNeverMakeRoom) {
   // Setup: removing the only lower-priority pod is not enough; the equal-priority one stays.
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("equal").Node("n1").Priority(10).Cpu("1").Build());
@@ -51,7 +51,7 @@ TEST_P(SelectVictimsTest, EqualPriorityPodsNeverMakeRoom) {
   EXPECT_TRUE(d.clear_nomination);
 }
 
-TEST_P(SelectVictimsTest, NodeWithoutLowerPriorityPodsHasNoVictims) {
+TEST_F(SelectVictimsTest, NodeWithoutLowerPriorityPodsHasNoVictims) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("zero").Node("n1").Priority(0).Cpu("1").Build());
   AddPod(MakePod("p").Priority(0).Cpu("1").Build());
@@ -62,14 +62,14 @@ TEST_P(SelectVictimsTest, NodeWithoutLowerPriorityPodsHasNoVictims) {
             "No preemption victims found for incoming pod.");
 }
 
-TEST_P(SelectVictimsTest, VictimsOwnPreemptionPolicyNeverDoesNotProtectIt) {
+TEST_F(SelectVictimsTest, VictimsOwnPreemptionPolicyNeverDoesNotProtectIt) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("never").Node("n1").Priority(1).PreemptionPolicy(PreemptionPolicy::kNever).Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
   EXPECT_EQ(Victims(Decide("p")), Names{"default/never"});
 }
 
-TEST_P(SelectVictimsTest, TerminatingLowerPriorityPodsAreVictimsToo) {
+TEST_F(SelectVictimsTest, TerminatingLowerPriorityPodsAreVictimsToo) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(TerminatingByPreemption(MakePod("leaving").Node("n1").Priority(1).Cpu("1").Build()));
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
@@ -79,7 +79,7 @@ TEST_P(SelectVictimsTest, TerminatingLowerPriorityPodsAreVictimsToo) {
 // ----------------------------------------------------------------------------------------------
 // The remove-all feasibility gate.
 
-TEST_P(SelectVictimsTest, NodeWhereRemovingEveryLowerPodIsNotEnoughIsNoCandidate) {
+TEST_F(SelectVictimsTest, NodeWhereRemovingEveryLowerPodIsNotEnoughIsNoCandidate) {
   AddNode(NodeWithCpu("small", "2").Build());
   AddNode(NodeWithCpu("big", "4").Build());
   AddPod(MakePod("hi-small").Node("small").Priority(100).Cpu("1").Build());
@@ -93,7 +93,7 @@ TEST_P(SelectVictimsTest, NodeWhereRemovingEveryLowerPodIsNotEnoughIsNoCandidate
   EXPECT_EQ(Victims(d), Names{"default/lo-big"});
 }
 
-TEST_P(SelectVictimsTest, NodesRejectedAsUnresolvableAreNotPreemptionTargets) {
+TEST_F(SelectVictimsTest, NodesRejectedAsUnresolvableAreNotPreemptionTargets) {
   AddNode(NodeWithCpu("n1", "1").Label("disk", "ssd").Build());
   AddNode(NodeWithCpu("n2", "1").Build());
   AddPod(MakePod("lo1").Node("n1").Priority(0).Cpu("1").Build());
@@ -105,7 +105,7 @@ TEST_P(SelectVictimsTest, NodesRejectedAsUnresolvableAreNotPreemptionTargets) {
   EXPECT_EQ(Victims(d), Names{"default/lo1"});
 }
 
-TEST_P(SelectVictimsTest, RequestAboveAllocatableIsNotHelpedByPreemption) {
+TEST_F(SelectVictimsTest, RequestAboveAllocatableIsNotHelpedByPreemption) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("2").Build());
   AddPod(MakePod("p").Priority(10).Cpu("3").Build());
@@ -116,7 +116,7 @@ TEST_P(SelectVictimsTest, RequestAboveAllocatableIsNotHelpedByPreemption) {
             "Preemption is not helpful for scheduling.");
 }
 
-TEST_P(SelectVictimsTest, PreemptionCanResolveAntiAffinityToALowerPriorityPod) {
+TEST_F(SelectVictimsTest, PreemptionCanResolveAntiAffinityToALowerPriorityPod) {
   AddNode(NodeWithCpu("n1", "4").Label("kubernetes.io/hostname", "n1").Build());
   AddPod(MakePod("x").Node("n1").Priority(0).Label("app", "x").Cpu("1").Build());
   AddPod(MakePod("y").Node("n1").Priority(0).Label("app", "y").Cpu("1").Build());
@@ -131,7 +131,7 @@ TEST_P(SelectVictimsTest, PreemptionCanResolveAntiAffinityToALowerPriorityPod) {
   EXPECT_EQ(Victims(d), Names{"default/x"});
 }
 
-TEST_P(SelectVictimsTest, AffinityToTheVictimItselfMakesTheNodeNoCandidate) {
+TEST_F(SelectVictimsTest, AffinityToTheVictimItselfMakesTheNodeNoCandidate) {
   // Setup: the pod needs the same host as x, but x must go to make room (rule 8.3).
   AddNode(NodeWithCpu("n1", "1").Label("kubernetes.io/hostname", "n1").Build());
   AddPod(MakePod("x").Node("n1").Priority(0).Label("app", "x").Cpu("1").Build());
@@ -151,7 +151,7 @@ TEST_P(SelectVictimsTest, AffinityToTheVictimItselfMakesTheNodeNoCandidate) {
 // ----------------------------------------------------------------------------------------------
 // Reprieve order.
 
-TEST_P(SelectVictimsTest, MostImportantVictimsAreReprievedFirst) {
+TEST_F(SelectVictimsTest, MostImportantVictimsAreReprievedFirst) {
   AddNode(NodeWithCpu("n1", "3").Build());
   AddPod(MakePod("p1").Node("n1").Priority(1).Cpu("1").Build());
   AddPod(MakePod("p3").Node("n1").Priority(3).Cpu("1").Build());
@@ -163,7 +163,7 @@ TEST_P(SelectVictimsTest, MostImportantVictimsAreReprievedFirst) {
   EXPECT_EQ(Victims(Decide("two")), (Names{"default/p2", "default/p1"}));
 }
 
-TEST_P(SelectVictimsTest, ReprieveIsGreedyNotMinimal) {
+TEST_F(SelectVictimsTest, ReprieveIsGreedyNotMinimal) {
   // Setup: evicting `big` alone would do, but `big` is reprieved first (most important), so
   // both small pods go. This is kube-scheduler's one-pass greedy reprieve.
   AddNode(NodeWithCpu("n1", "4").Build());
@@ -174,7 +174,7 @@ TEST_P(SelectVictimsTest, ReprieveIsGreedyNotMinimal) {
   EXPECT_EQ(Victims(Decide("p")), (Names{"default/s2", "default/s1"}));
 }
 
-TEST_P(SelectVictimsTest, EqualPriorityEarlierStartTimeIsMoreImportant) {
+TEST_F(SelectVictimsTest, EqualPriorityEarlierStartTimeIsMoreImportant) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("young").Node("n1").Priority(1).Cpu("1").StartTime(SecondsBeforeOrigin(10)).Build());
   AddPod(MakePod("old").Node("n1").Priority(1).Cpu("1").StartTime(SecondsBeforeOrigin(100)).Build());
@@ -182,7 +182,7 @@ TEST_P(SelectVictimsTest, EqualPriorityEarlierStartTimeIsMoreImportant) {
   EXPECT_EQ(Victims(Decide("p")), Names{"default/young"});
 }
 
-TEST_P(SelectVictimsTest, PriorityOutranksStartTime) {
+TEST_F(SelectVictimsTest, PriorityOutranksStartTime) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("old-low").Node("n1").Priority(1).Cpu("1").StartTime(SecondsBeforeOrigin(1000)).Build());
   AddPod(MakePod("new-high").Node("n1").Priority(2).Cpu("1").StartTime(SecondsBeforeOrigin(1)).Build());
@@ -190,7 +190,7 @@ TEST_P(SelectVictimsTest, PriorityOutranksStartTime) {
   EXPECT_EQ(Victims(Decide("p")), Names{"default/old-low"});
 }
 
-TEST_P(SelectVictimsTest, FullTieIsBrokenBySmallerUidBeingMoreImportant) {
+TEST_F(SelectVictimsTest, FullTieIsBrokenBySmallerUidBeingMoreImportant) {
   AddNode(NodeWithCpu("n1", "2").Build());
   const WallTime start = SecondsBeforeOrigin(50);
   AddPod(MakePod("a").Uid("uid-2").Node("n1").Priority(1).Cpu("1").StartTime(start).Build());
@@ -199,7 +199,7 @@ TEST_P(SelectVictimsTest, FullTieIsBrokenBySmallerUidBeingMoreImportant) {
   EXPECT_EQ(Victims(Decide("p")), Names{"default/a"});
 }
 
-TEST_P(SelectVictimsTest, PdbViolatingVictimsAreReprievedFirst) {
+TEST_F(SelectVictimsTest, PdbViolatingVictimsAreReprievedFirst) {
   // Setup: `guarded` is the least important pod but evicting it would break its PDB; it is
   // tried first and spared, so the next least important pod (`c`) goes instead.
   AddNode(NodeWithCpu("n1", "3").Build());
@@ -215,7 +215,7 @@ TEST_P(SelectVictimsTest, PdbViolatingVictimsAreReprievedFirst) {
   EXPECT_EQ(d.candidate->pdb_violations, 0);
 }
 
-TEST_P(SelectVictimsTest, TraceShowsViolatingVictimsTriedBeforeTheRest) {
+TEST_F(SelectVictimsTest, TraceShowsViolatingVictimsTriedBeforeTheRest) {
   AddNode(NodeWithCpu("n1", "3").Build());
   AddPod(MakePod("guarded").Node("n1").Priority(1).Label("app", "x").Cpu("1").Build());
   AddPod(MakePod("b").Node("n1").Priority(8).Cpu("1").Build());
@@ -240,7 +240,7 @@ TEST_P(SelectVictimsTest, TraceShowsViolatingVictimsTriedBeforeTheRest) {
   EXPECT_EQ(c.victims, Names{"default/c"});
 }
 
-TEST_P(SelectVictimsTest, UnreprievedViolatingVictimCountsAsAPdbViolation) {
+TEST_F(SelectVictimsTest, UnreprievedViolatingVictimCountsAsAPdbViolation) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("guarded").Node("n1").Priority(1).Label("app", "x").Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
@@ -254,7 +254,7 @@ TEST_P(SelectVictimsTest, UnreprievedViolatingVictimCountsAsAPdbViolation) {
 // ----------------------------------------------------------------------------------------------
 // PDB budgets (rule 8.7).
 
-TEST_P(SelectVictimsTest, BudgetIsConsumedInImportanceOrderSoTheLeastImportantViolates) {
+TEST_F(SelectVictimsTest, BudgetIsConsumedInImportanceOrderSoTheLeastImportantViolates) {
   // Setup: both pods must go; the budget allows one disruption.
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("lo").Node("n1").Priority(3).Label("app", "x").Cpu("1").Build());
@@ -269,7 +269,7 @@ TEST_P(SelectVictimsTest, BudgetIsConsumedInImportanceOrderSoTheLeastImportantVi
   EXPECT_EQ(d.candidate->pdb_violations, 1);
 }
 
-TEST_P(SelectVictimsTest, PodsAlreadyInDisruptedPodsConsumeNoBudget) {
+TEST_F(SelectVictimsTest, PodsAlreadyInDisruptedPodsConsumeNoBudget) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("lo").Node("n1").Priority(3).Label("app", "x").Cpu("1").Build());
   AddPod(MakePod("hi").Node("n1").Priority(7).Label("app", "x").Cpu("1").Build());
@@ -282,7 +282,7 @@ TEST_P(SelectVictimsTest, PodsAlreadyInDisruptedPodsConsumeNoBudget) {
   EXPECT_EQ(d.candidate->pdb_violations, 1);
 }
 
-TEST_P(SelectVictimsTest, EmptyPdbSelectorMatchesNothing) {
+TEST_F(SelectVictimsTest, EmptyPdbSelectorMatchesNothing) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(1).Label("app", "x").Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
@@ -295,7 +295,7 @@ TEST_P(SelectVictimsTest, EmptyPdbSelectorMatchesNothing) {
   EXPECT_TRUE(ViolatingVictims(d).empty());
 }
 
-TEST_P(SelectVictimsTest, PodsWithoutLabelsAreNeverCountedByAPdb) {
+TEST_F(SelectVictimsTest, PodsWithoutLabelsAreNeverCountedByAPdb) {
   // Setup: `app NotIn [zzz]` would select an unlabelled pod, but pods without labels are skipped.
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("bare").Node("n1").Priority(1).Cpu("1").Build());
@@ -308,7 +308,7 @@ TEST_P(SelectVictimsTest, PodsWithoutLabelsAreNeverCountedByAPdb) {
   EXPECT_EQ(ViolatingVictims(d), Names{"default/labelled"});
 }
 
-TEST_P(SelectVictimsTest, PdbInAnotherNamespaceDoesNotProtect) {
+TEST_F(SelectVictimsTest, PdbInAnotherNamespaceDoesNotProtect) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(1).Label("app", "x").Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
@@ -316,7 +316,7 @@ TEST_P(SelectVictimsTest, PdbInAnotherNamespaceDoesNotProtect) {
   EXPECT_TRUE(ViolatingVictims(Decide("p")).empty());
 }
 
-TEST_P(SelectVictimsTest, PdbWithBudgetLeftIsNotViolated) {
+TEST_F(SelectVictimsTest, PdbWithBudgetLeftIsNotViolated) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddNode(NodeWithCpu("n2", "4").Build());
   AddPod(MakePod("lo").Node("n1").Priority(1).Label("app", "x").Cpu("1").Build());
@@ -331,7 +331,6 @@ TEST_P(SelectVictimsTest, PdbWithBudgetLeftIsNotViolated) {
   EXPECT_TRUE(ViolatingVictims(d).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, SelectVictimsTest, ::testing::Bool(), PathName);
 
 }  // namespace
 }  // namespace kpsim::engine::test

@@ -42,9 +42,11 @@ struct Generated {
   std::vector<Object> objects;
 };
 
-// A random cluster from `seed`: 1-6 nodes of random capacity; running pods (which may over-commit
-// their node, as real snapshots do) and pending pods with random priorities, requests, grace
-// periods 0..30, app labels, some ReplicaSet owners; 0-2 PDBs; creation times spread over 20 s.
+// A random cluster from `seed`: 1-6 nodes of random capacity in two zones; running pods (which may
+// over-commit their node, as real snapshots do) and pending pods with random priorities, requests,
+// grace periods 0..30, app labels, some ReplicaSet owners, some host ports and zone spread
+// constraints (pending pods only, so the input holds no port conflict); 0-2 PDBs; creation times
+// spread over 20 s.
 Generated MakeRandomCluster(std::uint32_t seed) {
   std::mt19937 rng(seed);
   auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
@@ -74,6 +76,7 @@ Generated MakeRandomCluster(std::uint32_t seed) {
                     .Cpu(std::to_string(500 * uniform(2, 8)) + "m")
                     .Memory(std::to_string(uniform(2, 8)) + "Gi")
                     .Pods(uniform(0, 4) == 0 ? uniform(2, 4) : 110)
+                    .Label("topology.kubernetes.io/zone", "zone-" + std::to_string(i % 2))
                     .Build();
     add(node);
     nodes.push_back(name);
@@ -96,10 +99,24 @@ Generated MakeRandomCluster(std::uint32_t seed) {
       if (base.ok() && uniform(0, 1) == 0) {
         b.StartTime(WallTime{base->unix_micros - std::int64_t{1'000'000} * uniform(1, 3600)});
       }
-    } else if (base.ok() && uniform(0, 1) == 0) {
-      b.Created(WallTime{base->unix_micros + std::int64_t{1'000'000} * uniform(0, 20)});
+    } else {
+      if (base.ok() && uniform(0, 1) == 0) {
+        b.Created(WallTime{base->unix_micros + std::int64_t{1'000'000} * uniform(0, 20)});
+      }
+      // NodePorts: a fifth of the pending pods ask for a host port (replacements inherit it).
+      if (uniform(0, 4) == 0) b.HostPort(uniform(0, 1) == 0 ? 80 : 443, uniform(0, 3) == 0 ? "UDP" : "TCP");
     }
-    return b.Build();
+    Pod pod = b.Build();
+    // PodTopologySpread: a fifth of the pending pods spread their app over the zones.
+    if (!running && uniform(0, 4) == 0) {
+      TopologySpreadConstraint c;
+      c.max_skew = uniform(1, 2);
+      c.topology_key = "topology.kubernetes.io/zone";
+      c.when_unsatisfiable = UnsatisfiableConstraintAction::kDoNotSchedule;
+      c.label_selector = LabelSelector{{{"app", *FindLabel(pod.meta.labels, "app")}}, {}};
+      pod.spec.topology_spread_constraints.push_back(std::move(c));
+    }
+    return pod;
   };
 
   const int running = uniform(0, 3 * node_count + 2);
@@ -271,6 +288,49 @@ TEST(DefaultProfilePropertyTest, SchedulerNeverOverCommitsANode) {
       }
     }
   }
+}
+
+// Expect: the pods running on a node at the end never hold conflicting host ports (only pending
+// pods ask for ports, so every holder was placed by the scheduler, which counts terminating pods'
+// ports until they are gone).
+TEST(DefaultProfilePropertyTest, NoTwoRunningPodsOfANodeHoldConflictingHostPorts) {
+  int with_ports = 0;
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    std::map<std::string, std::vector<HostPort>> held;  // node -> ports of its running pods
+    for (const PodOutcome& p : run.result.pods) {
+      if (p.state != PodState::kRunning) continue;
+      const auto it = run.input_pods.find(p.pod);
+      const std::string owner = it != run.input_pods.end() ? p.pod : p.replacement_of;
+      const auto src = run.input_pods.find(owner);
+      if (src == run.input_pods.end()) continue;
+      for (const HostPort& port : src->second->spec.host_ports) {
+        for (const HostPort& other : held[p.node]) {
+          EXPECT_FALSE(other.port == port.port && other.protocol == port.protocol)
+              << "seed " << run.seed << ": " << p.pod << " shares " << port.port << "/" << port.protocol
+              << " on " << p.node;
+        }
+        held[p.node].push_back(port);
+        ++with_ports;
+      }
+    }
+  }
+  EXPECT_GT(with_ports, 20) << "the generator should place pods with host ports";
+}
+
+// Expect: every run ends (the generator makes preemption loops: a spread preemptor's victims'
+// replacements retake the space); a run that stops on a loop says so with a warning.
+TEST(DefaultProfilePropertyTest, EveryRunEndsAndALoopSaysSo) {
+  int loops = 0;
+  for (const SimulatedCluster& run : SimulatedClusters()) {
+    SCOPED_TRACE("seed " + std::to_string(run.seed));
+    const SimulationResult& result = run.result;
+    const bool warned = std::any_of(result.warnings.begin(), result.warnings.end(),
+                                    [](const Warning& w) { return w.code == "PreemptionLoop"; });
+    EXPECT_EQ(warned, result.end_reason == "preemption-loop");
+    if (warned) ++loops;
+    else EXPECT_EQ(result.end_reason, "quiescent");
+  }
+  EXPECT_GT(loops, 0) << "the generator should make a preemption loop (seed 28 does)";
 }
 
 // Expect: result.pods lists every admitted pod exactly once, in input order, before any pod the

@@ -24,7 +24,7 @@ namespace {
 using kpsim::testing::MakePod;
 using std::chrono::seconds;
 
-class ArrivalTest : public BothPathsTest {
+class ArrivalTest : public EngineTest {
  protected:
   SimulationResult Run(Arrival arrival, Profile profile = Profile::kDefault) {
     options.arrival = arrival;
@@ -60,7 +60,7 @@ class ArrivalTest : public BothPathsTest {
   }
 };
 
-TEST_P(ArrivalTest, TogetherSchedulesTheHigherPriorityFirst) {
+TEST_F(ArrivalTest, TogetherSchedulesTheHigherPriorityFirst) {
   LowThenHigh();
   const SimulationResult r = Run(Arrival::kTogether);
   EXPECT_EQ(Outcome(r, "default/high").state, PodState::kRunning);
@@ -69,7 +69,7 @@ TEST_P(ArrivalTest, TogetherSchedulesTheHigherPriorityFirst) {
   EXPECT_EQ(Count(r, EventReason::kCreated), 0u);
 }
 
-TEST_P(ArrivalTest, SequentialAppliesLowThenHighAndHighPreemptsLow) {
+TEST_F(ArrivalTest, SequentialAppliesLowThenHighAndHighPreemptsLow) {
   LowThenHigh();
   const SimulationResult r = Run(Arrival::kSequential);
   const auto low_created = Events(r, EventReason::kCreated, "default/low");
@@ -93,7 +93,7 @@ TEST_P(ArrivalTest, SequentialAppliesLowThenHighAndHighPreemptsLow) {
   EXPECT_EQ(Outcome(r, "default/low").state, PodState::kDeleted);
 }
 
-TEST_P(ArrivalTest, ConsecutivePodsOfOneControllerArriveAsOneApply) {
+TEST_F(ArrivalTest, ConsecutivePodsOfOneControllerArriveAsOneApply) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("web-1").Owner("ReplicaSet", "web").Priority(100).Cpu("1").Build());
   AddPod(MakePod("web-2").Owner("ReplicaSet", "web").Priority(100).Cpu("1").Build());
@@ -109,7 +109,7 @@ TEST_P(ArrivalTest, ConsecutivePodsOfOneControllerArriveAsOneApply) {
   EXPECT_NE(bare[0].message.find("apply 2 of 2"), std::string::npos);
 }
 
-TEST_P(ArrivalTest, TheNextApplyWaitsForTerminationsInFlight) {
+TEST_F(ArrivalTest, TheNextApplyWaitsForTerminationsInFlight) {
   LowThenHigh(/*low_grace=*/20);
   AddPod(MakePod("mid").Priority(500).Cpu("1").Build());
   const SimulationResult r = Run(Arrival::kSequential);
@@ -123,7 +123,7 @@ TEST_P(ArrivalTest, TheNextApplyWaitsForTerminationsInFlight) {
   EXPECT_EQ(Count(r, EventReason::kPreempted), 1u) << "mid cannot preempt high";
 }
 
-TEST_P(ArrivalTest, PodsWithACreationTimestampKeepTheirTime) {
+TEST_F(ArrivalTest, PodsWithACreationTimestampKeepTheirTime) {
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("later").Priority(1000).Cpu("2").Created(WallTime{kOriginUs + 50'000'000}).Build());
   AddPod(MakePod("now").Priority(100).Cpu("2").Build());
@@ -139,7 +139,7 @@ TEST_P(ArrivalTest, PodsWithACreationTimestampKeepTheirTime) {
   EXPECT_EQ(Events(r, EventReason::kPreempted, "default/now").size(), 1u);
 }
 
-TEST_P(ArrivalTest, StatefulSetReplacementKeepsTheNameOnceTheVictimIsGone) {
+TEST_F(ArrivalTest, StatefulSetReplacementKeepsTheNameOnceTheVictimIsGone) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("db-0").Owner("StatefulSet", "db").Node("n1").Priority(0).Cpu("1").GracePeriod(10).Build());
   AddPod(MakePod("hi").Priority(10).Cpu("1").Build());
@@ -155,7 +155,7 @@ TEST_P(ArrivalTest, StatefulSetReplacementKeepsTheNameOnceTheVictimIsGone) {
   EXPECT_EQ(r.pods[2].state, PodState::kPending);
 }
 
-TEST_P(ArrivalTest, ExplainUnderSequentialSeesTheEarlierApplies) {
+TEST_F(ArrivalTest, ExplainUnderSequentialSeesTheEarlierApplies) {
   LowThenHigh();
   options.arrival = Arrival::kTogether;
   Expected<ExplainResult> together = kpsim::Explain(state, options, "high");
@@ -170,7 +170,7 @@ TEST_P(ArrivalTest, ExplainUnderSequentialSeesTheEarlierApplies) {
   EXPECT_EQ(sequential->chosen->victims, (std::vector<std::string>{"default/low"}));
 }
 
-TEST_P(ArrivalTest, BookProfileAppliesSequentiallyToo) {
+TEST_F(ArrivalTest, BookProfileAppliesSequentiallyToo) {
   LowThenHigh();
   const SimulationResult together = Run(Arrival::kTogether, Profile::kBook);
   EXPECT_EQ(Count(together, EventReason::kPreempted), 0u);
@@ -188,7 +188,7 @@ TEST_P(ArrivalTest, BookProfileAppliesSequentiallyToo) {
   EXPECT_EQ(explained->warnings[0].code, "FlagIgnored");
 }
 
-TEST_P(ArrivalTest, SequentialIsDeterministic) {
+TEST_F(ArrivalTest, SequentialIsDeterministic) {
   LowThenHigh();
   AddPod(MakePod("w1").Owner("ReplicaSet", "w").Priority(50).Cpu("1").Build());
   AddPod(MakePod("w2").Owner("ReplicaSet", "w").Priority(50).Cpu("1").Build());
@@ -202,7 +202,6 @@ TEST_P(ArrivalTest, SequentialIsDeterministic) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, ArrivalTest, ::testing::Bool(), PathName);
 
 }  // namespace
 }  // namespace kpsim::engine::test

@@ -30,7 +30,7 @@ SimTime At(SimDuration d) { return SimTime{d}; }
 
 WallTime SecondsAfterOrigin(std::int64_t s) { return WallTime{kOriginUs + s * 1'000'000}; }
 
-class SimulatorTest : public BothPathsTest {
+class SimulatorTest : public EngineTest {
  protected:
   SimulationResult Run() { return kpsim::Simulate(state, options); }
 
@@ -68,7 +68,7 @@ class SimulatorTest : public BothPathsTest {
   }
 };
 
-TEST_P(SimulatorTest, VictimHoldsItsResourcesForItsGracePeriod) {
+TEST_F(SimulatorTest, VictimHoldsItsResourcesForItsGracePeriod) {
   OneVictim(/*grace=*/20);
   const SimulationResult r = Run();
   const auto preempted = Events(r, EventReason::kPreempted, "default/lo");
@@ -98,7 +98,7 @@ TEST_P(SimulatorTest, VictimHoldsItsResourcesForItsGracePeriod) {
   EXPECT_EQ(r.end_reason, "quiescent");
 }
 
-TEST_P(SimulatorTest, FailedSchedulingCarriesThePreemptionMessage) {
+TEST_F(SimulatorTest, FailedSchedulingCarriesThePreemptionMessage) {
   OneVictim(/*grace=*/5);
   const SimulationResult r = Run();
   const auto failed = Events(r, EventReason::kFailedScheduling, "default/hi");
@@ -108,7 +108,7 @@ TEST_P(SimulatorTest, FailedSchedulingCarriesThePreemptionMessage) {
             "for pod on node n1, preempting 1 victims");
 }
 
-TEST_P(SimulatorTest, ZeroGracePeriodFreesTheNodeAtOnce) {
+TEST_F(SimulatorTest, ZeroGracePeriodFreesTheNodeAtOnce) {
   OneVictim(/*grace=*/0);
   const SimulationResult r = Run();
   const auto scheduled = Events(r, EventReason::kScheduled, "default/hi");
@@ -116,7 +116,7 @@ TEST_P(SimulatorTest, ZeroGracePeriodFreesTheNodeAtOnce) {
   EXPECT_EQ(scheduled[0].time, At(seconds(0)));
 }
 
-TEST_P(SimulatorTest, DefaultGracePeriodIsThirtySeconds) {
+TEST_F(SimulatorTest, DefaultGracePeriodIsThirtySeconds) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("1").Build());
   AddPod(MakePod("hi").Priority(10).Cpu("1").Build());
@@ -126,7 +126,7 @@ TEST_P(SimulatorTest, DefaultGracePeriodIsThirtySeconds) {
   EXPECT_EQ(scheduled[0].time, At(seconds(30)));
 }
 
-TEST_P(SimulatorTest, OwnedVictimIsReplacedByANewPendingPod) {
+TEST_F(SimulatorTest, OwnedVictimIsReplacedByANewPendingPod) {
   OneVictim(/*grace=*/10, /*owned=*/true);
   const SimulationResult r = Run();
   const auto replacements = Replacements(r);
@@ -143,7 +143,7 @@ TEST_P(SimulatorTest, OwnedVictimIsReplacedByANewPendingPod) {
   EXPECT_EQ(created[0].message, "created by its controller to replace preempted pod default/lo");
 }
 
-TEST_P(SimulatorTest, ReplacementNameUsesGenerateNameWhenPresent) {
+TEST_F(SimulatorTest, ReplacementNameUsesGenerateNameWhenPresent) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("job-7-abcde").GenerateName("job-7-").Owner("Job", "job-7").Node("n1").Priority(0).Cpu("1").Build());
   AddPod(MakePod("hi").Priority(10).Cpu("1").Build());
@@ -154,14 +154,14 @@ TEST_P(SimulatorTest, ReplacementNameUsesGenerateNameWhenPresent) {
       << replacements[0]->pod;
 }
 
-TEST_P(SimulatorTest, BarePodVictimIsNotReplaced) {
+TEST_F(SimulatorTest, BarePodVictimIsNotReplaced) {
   OneVictim(/*grace=*/10, /*owned=*/false);
   const SimulationResult r = Run();
   EXPECT_TRUE(Replacements(r).empty());
   EXPECT_EQ(r.pods.size(), 2u);
 }
 
-TEST_P(SimulatorTest, ReplacementNamesAreDeterministicForASeed) {
+TEST_F(SimulatorTest, ReplacementNamesAreDeterministicForASeed) {
   OneVictim(/*grace=*/10, /*owned=*/true);
   auto name_for = [&](std::uint64_t seed) {
     options.seed = seed;
@@ -177,7 +177,7 @@ TEST_P(SimulatorTest, ReplacementNamesAreDeterministicForASeed) {
   EXPECT_TRUE(another_seed_differs) << "the name does not depend on the seed";
 }
 
-TEST_P(SimulatorTest, LowerPriorityNominationsOnTheChosenNodeAreCleared) {
+TEST_F(SimulatorTest, LowerPriorityNominationsOnTheChosenNodeAreCleared) {
   // Setup: `mid` (5) is nominated to n1 from the snapshot; `hi` (10) preempts there.
   AddNode(NodeWithCpu("n1", "2").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("2").GracePeriod(10).Build());
@@ -200,7 +200,7 @@ TEST_P(SimulatorTest, LowerPriorityNominationsOnTheChosenNodeAreCleared) {
 // Setup: `p` (10) preempts `lo` (grace 30) on n1 and is nominated; at 5 s `h` (100) arrives.
 // Expect: h ignores p's nomination, takes over n1 (lo is already terminating: no second
 // Preempted event), p's nomination is cleared, h lands at 30 s and p stays pending.
-TEST_P(SimulatorTest, HigherPriorityPodTakesTheNominatedNode) {
+TEST_F(SimulatorTest, HigherPriorityPodTakesTheNominatedNode) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("1").GracePeriod(30).Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
@@ -225,7 +225,7 @@ TEST_P(SimulatorTest, HigherPriorityPodTakesTheNominatedNode) {
   EXPECT_TRUE(Events(r, EventReason::kScheduled, "default/p").empty());
 }
 
-TEST_P(SimulatorTest, PreemptedEventFlagsPdbViolations) {
+TEST_F(SimulatorTest, PreemptedEventFlagsPdbViolations) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("1").Label("app", "x").GracePeriod(0).Build());
   AddPod(MakePod("hi").Priority(10).Cpu("1").Build());
@@ -236,7 +236,7 @@ TEST_P(SimulatorTest, PreemptedEventFlagsPdbViolations) {
   EXPECT_TRUE(preempted[0].pdb_violation);
 }
 
-TEST_P(SimulatorTest, UntilStopsTheRun) {
+TEST_F(SimulatorTest, UntilStopsTheRun) {
   OneVictim(/*grace=*/30);
   options.until = seconds(10);
   const SimulationResult r = Run();
@@ -250,7 +250,7 @@ TEST_P(SimulatorTest, UntilStopsTheRun) {
   for (const SimEvent& e : r.events) EXPECT_LE(e.time, At(seconds(10)));
 }
 
-TEST_P(SimulatorTest, UntilAfterQuiescenceDoesNotExtendTheRun) {
+TEST_F(SimulatorTest, UntilAfterQuiescenceDoesNotExtendTheRun) {
   OneVictim(/*grace=*/3);
   options.until = seconds(100);
   const SimulationResult r = Run();
@@ -258,7 +258,7 @@ TEST_P(SimulatorTest, UntilAfterQuiescenceDoesNotExtendTheRun) {
   EXPECT_EQ(r.end_time, At(seconds(3)));
 }
 
-TEST_P(SimulatorTest, RunEndsWhenOnlyHopelessPodsRemain) {
+TEST_F(SimulatorTest, RunEndsWhenOnlyHopelessPodsRemain) {
   AddNode(NodeWithCpu("n1", "4").Taint("k", "v", TaintEffect::kNoSchedule).Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
   const SimulationResult r = Run();
@@ -273,7 +273,7 @@ TEST_P(SimulatorTest, RunEndsWhenOnlyHopelessPodsRemain) {
   EXPECT_EQ(Events(r, EventReason::kFailedScheduling, "default/p").size(), 1u);
 }
 
-TEST_P(SimulatorTest, PodsWithNoNodesEndAtOnceAllPending) {
+TEST_F(SimulatorTest, PodsWithNoNodesEndAtOnceAllPending) {
   // Setup: no node at all; two pods at time 0 and one created at 7 s. Before the error backoffQ
   // was kept apart, SchedulerPopFromBackoffQ popped the failed pods again at once, forever.
   AddPod(MakePod("a").Priority(10).Cpu("1").Build());
@@ -296,7 +296,7 @@ TEST_P(SimulatorTest, PodsWithNoNodesEndAtOnceAllPending) {
   EXPECT_LE(r.stats.scheduling_attempts, 5);
 }
 
-TEST_P(SimulatorTest, RepeatedIdenticalFailuresAreOneEventWithACount) {
+TEST_F(SimulatorTest, RepeatedIdenticalFailuresAreOneEventWithACount) {
   // Setup: `waiter` (priority 0) needs a whole node; n1 and n2 run victims of `hi1`/`hi2`
   // (priority 10) that go at 10 s and 20 s. Each deletion requeues `waiter` (NodeResourcesFit),
   // which fails again with the same message as long as the preemptors take the freed room.
@@ -328,7 +328,7 @@ TEST_P(SimulatorTest, RepeatedIdenticalFailuresAreOneEventWithACount) {
   EXPECT_EQ(attempts, total);
 }
 
-TEST_P(SimulatorTest, PodLeavingTheClusterRequeuesAPodWaitingForResources) {
+TEST_F(SimulatorTest, PodLeavingTheClusterRequeuesAPodWaitingForResources) {
   // Setup: `busy` (higher priority, so no preemption) is being deleted and goes at 60 s.
   AddNode(NodeWithCpu("n1", "1").Build());
   Pod busy = MakePod("busy").Node("n1").Priority(100).Cpu("1").Build();
@@ -341,7 +341,7 @@ TEST_P(SimulatorTest, PodLeavingTheClusterRequeuesAPodWaitingForResources) {
   EXPECT_EQ(scheduled[0].time, At(seconds(60)));
 }
 
-TEST_P(SimulatorTest, PendingPodsEnterTheQueueAtTheirCreationTimestamp) {
+TEST_F(SimulatorTest, PendingPodsEnterTheQueueAtTheirCreationTimestamp) {
   AddNode(NodeWithCpu("n1", "4").Build());
   AddPod(MakePod("later").Priority(100).Cpu("1").Created(SecondsAfterOrigin(7)).Build());
   AddPod(MakePod("now").Priority(0).Cpu("1").Build());
@@ -355,7 +355,7 @@ TEST_P(SimulatorTest, PendingPodsEnterTheQueueAtTheirCreationTimestamp) {
   ASSERT_EQ(Events(r, EventReason::kCreated, "default/later").size(), 1u);
 }
 
-TEST_P(SimulatorTest, HigherPriorityPendingPodIsScheduledFirst) {
+TEST_F(SimulatorTest, HigherPriorityPendingPodIsScheduledFirst) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("low").Priority(1).Cpu("1").Build());
   AddPod(MakePod("high").Priority(2).Cpu("1").Build());
@@ -365,7 +365,7 @@ TEST_P(SimulatorTest, HigherPriorityPendingPodIsScheduledFirst) {
   EXPECT_TRUE(Events(r, EventReason::kPreempted, "default/low").empty());
 }
 
-TEST_P(SimulatorTest, PendingPodWithDeletionTimestampIsSkipped) {
+TEST_F(SimulatorTest, PendingPodWithDeletionTimestampIsSkipped) {
   AddNode(NodeWithCpu("n1", "1").Build());
   Pod gone = MakePod("gone").Priority(1).Cpu("1").Build();
   gone.meta.deletion_timestamp = SecondsAfterOrigin(0);
@@ -377,7 +377,7 @@ TEST_P(SimulatorTest, PendingPodWithDeletionTimestampIsSkipped) {
   EXPECT_TRUE(Events(r, EventReason::kScheduled, "default/gone").empty());
 }
 
-TEST_P(SimulatorTest, NeverPolicyPodWaitsInsteadOfPreempting) {
+TEST_F(SimulatorTest, NeverPolicyPodWaitsInsteadOfPreempting) {
   AddNode(NodeWithCpu("n1", "1").Build());
   AddPod(MakePod("lo").Node("n1").Priority(0).Cpu("1").Build());
   AddPod(MakePod("polite").Priority(10).PreemptionPolicy(PreemptionPolicy::kNever).Cpu("1").Build());
@@ -395,7 +395,7 @@ TEST_P(SimulatorTest, NeverPolicyPodWaitsInsteadOfPreempting) {
 // node a is chosen.
 // DISABLED: the engine gives snapshot pods without startTime the simulation origin (time 0) as
 // their start, so it chooses node b instead. Engine bug report to the lead.
-TEST_P(SimulatorTest, VictimWithoutStartTimeCountsAsStartingAtEvaluationTime) {
+TEST_F(SimulatorTest, VictimWithoutStartTimeCountsAsStartingAtEvaluationTime) {
   AddNode(NodeWithCpu("a", "1").Build());
   AddNode(NodeWithCpu("b", "1").Build());
   AddPod(MakePod("a-victim").Node("a").Priority(1).Cpu("1").GracePeriod(0).Build());
@@ -408,7 +408,6 @@ TEST_P(SimulatorTest, VictimWithoutStartTimeCountsAsStartingAtEvaluationTime) {
   EXPECT_TRUE(Events(r, EventReason::kPreempted, "default/b-victim").empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, SimulatorTest, ::testing::Bool(), PathName);
 
 }  // namespace
 }  // namespace kpsim::engine::test

@@ -127,15 +127,10 @@ class CycleHarness {
   std::unique_ptr<Framework> framework_;
 };
 
-// Fixture for tests that must hold on both engine paths: the per-equivalence-class index
-// (caches on) and the plain per-node path (caches off). The parameter is `disable_caches`.
-class BothPathsTest : public ::testing::TestWithParam<bool>, public CycleHarness {
- protected:
-  void SetUp() override { options.disable_caches = GetParam(); }
-};
-
-inline std::string PathName(const ::testing::TestParamInfo<bool>& info) {
-  return info.param ? "PerNode" : "ClassIndex";
-}
+// Fixture of the engine tests: a cycle harness over `state` with the default options. The class
+// index and the plain per-node path are not run twice here: debug builds (the ASan suite) check
+// every indexed decision against the plain path (Framework::Decide), and the property tests
+// compare `--disable-caches` runs with the default ones over random clusters.
+class EngineTest : public ::testing::Test, public CycleHarness {};
 
 }  // namespace kpsim::engine::test
