@@ -8,12 +8,14 @@
 namespace kpsim::book::internal {
 
 void TopCandidates::Insert(const Candidate& c, const std::vector<int>& victims) {
-  // Better is a strict total order: the insertion point is unique.
-  auto it = std::find_if(ranked_.begin(), ranked_.end(),
-                         [&](const RankedCandidate& r) { return Better(c, r.candidate); });
-  if (it == ranked_.end() && ranked_.size() >= PreemptionDecision::kCandidatesShown) return;
-  ranked_.insert(it, RankedCandidate{c, &victims});
-  if (ranked_.size() > PreemptionDecision::kCandidatesShown) ranked_.pop_back();
+  // Better is a strict total order: the insertion point is unique. The last one drops out when
+  // all kShown are taken.
+  std::size_t at = 0;
+  while (at < size_ && !Better(c, ranked_[at].candidate)) ++at;
+  if (at == kShown) return;
+  if (size_ < kShown) ++size_;
+  for (std::size_t i = size_ - 1; i > at; --i) ranked_[i] = ranked_[i - 1];
+  ranked_[at] = RankedCandidate{c, &victims};
 }
 
 PreemptionDecision MakeBookDecision(const BookState& state, int pod, const TopCandidates& top,
