@@ -3,8 +3,11 @@
 // What a simulation returns: the event timeline, the outcome of every pod, node and pod group,
 // and the run's statistics. Plain values, rendered by kpsim/report.h.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -89,65 +92,91 @@ struct GroupOutcome {
   std::string message;  // the group's last scheduling failure, verbatim
 };
 
-// One value a preemption candidate is compared on: a row of pickOneNodeForPreemption's
-// tie-breaker table, in the table's order.
+// A decision record names pods, nodes, pod groups and PodDisruptionBudgets by their index in the
+// SimulationResult that holds it (`pods`, `nodes`, `groups`, `pdb_names`), not by copies of their
+// names: a long run keeps thousands of records, and a handful of allocations each (rather than
+// one per name) keeps recording them cheap. `SimulationResult::PodName()` etc. resolve them.
+using ResultIndex = std::int32_t;
+inline constexpr ResultIndex kNoIndex = -1;
+
+// One value a preemption candidate is compared on: a row of the engine's tie-breaker table
+// (pickOneNodeForPreemption's, or the book's `better`), in the table's order.
 struct TieBreakerValue {
-  std::string id;     // stable camelCase key: "pdbViolations", "highestPriority", "prioritySum",
-                      // "victims", "latestStartTime"
-  std::string label;  // for people, e.g. "fewest PDB violations"; set on a decision's first
-                      // candidate only (the header), empty on the runners-up (a smaller record)
+  // Stable camelCase key: "pdbViolations", "highestPriority", "prioritySum", "victims",
+  // "latestStartTime". Points into the engine's static table (never dangles).
+  std::string_view id;
   std::int64_t value = 0;
   bool is_time = false;  // `value` is a start time in unix microseconds (rendered as RFC 3339)
+  friend bool operator==(const TieBreakerValue&, const TieBreakerValue&) = default;
 };
 
 // A node preemption could use, as the dry run (SelectVictimsOnNode) found it.
 struct DecisionCandidate {
-  std::string node;
-  std::vector<std::string> victims;  // "ns/name", at most PreemptionDecision::kDecisionVictimsShown
+  static constexpr std::size_t kMaxTieBreakers = 5;
+
+  ResultIndex node = kNoIndex;       // SimulationResult::nodes
+  std::vector<ResultIndex> victims;  // SimulationResult::pods, at most kDecisionVictimsShown
   std::int64_t victim_count = 0;     // all of them
   int pdb_violations = 0;
-  std::vector<TieBreakerValue> tie_breakers;
+
+  // The tie-breaker values in the table's order, held inline (no allocation per value).
+  std::span<const TieBreakerValue> tie_breakers() const {
+    return {tie_breaker_values_.data(), tie_breaker_count_};
+  }
+  std::span<TieBreakerValue> tie_breakers() { return {tie_breaker_values_.data(), tie_breaker_count_}; }
+  // Appends the next row's value. REQUIRES: fewer than kMaxTieBreakers so far.
+  void AddTieBreaker(TieBreakerValue value) { tie_breaker_values_.at(tie_breaker_count_++) = value; }
+
+ private:
+  std::array<TieBreakerValue, kMaxTieBreakers> tie_breaker_values_{};
+  std::size_t tie_breaker_count_ = 0;
 };
 
 // A PodDisruptionBudget the chosen victims count against.
 struct DecisionPdb {
-  std::string name;  // "ns/name"
+  ResultIndex pdb = kNoIndex;       // SimulationResult::pdb_names
   std::int32_t allowed_before = 0;  // status.disruptionsAllowed before the preemption
   std::int32_t allowed_after = 0;   // after it (negative: the budget was broken)
-  std::vector<std::string> victims;  // the chosen victims it selects
+  std::vector<ResultIndex> victims;  // the chosen victims it selects (SimulationResult::pods)
 };
 
 // A victim unit taken by a pod group's preemption (workload-aware preemption): one pod, or a
 // disruptionMode `all` group that goes as one.
 struct DecisionUnit {
-  std::string kind;  // "Pod", "PodGroup" or "CompositePodGroup"
-  std::string name;  // the pod or the group, "ns/name"
-  std::vector<std::string> pods;
+  // The group (SimulationResult::groups; its kind is "PodGroup" or "CompositePodGroup"), or
+  // kNoIndex for a single pod (kind "Pod", named by `pods[0]`).
+  ResultIndex group = kNoIndex;
+  std::vector<ResultIndex> pods;  // SimulationResult::pods
   std::int32_t priority = 0;
   std::string why;  // e.g. "needed: the group does not fit with it back"
 };
 
 // Why one preemption went the way it did: every PostFilter that nominated a node (or, for a pod
 // group, took victims), with the best candidates and the tie-breaker that chose among them.
-// Compact by design: the top candidates and counts; `explain` has the full list.
+// Compact by design: the top candidates and counts, by index (see ResultIndex); `explain` has
+// the full list.
 struct PreemptionDecision {
   static constexpr std::size_t kCandidatesShown = 3;
   static constexpr std::size_t kDecisionVictimsShown = 20;
 
   std::int64_t round = 0;  // the scheduling attempt, as in SimEvent::round
   SimTime time{};
-  std::string preemptor;  // the pod "ns/name" (for a pod group: the group)
-  std::string pod_group;  // the preemptor's root pod group, when the decision is a group's
-  std::string node;       // the nominated node (empty for a group: see `nominations`)
-  std::vector<std::string> victims;  // every victim, "ns/name"
-  std::string decided_by;        // the deciding tie-breaker's id, "onlyCandidate" or "nodeOrder"
-  std::string decided_by_label;  // the same for people
+  // The preemptor: a pod (SimulationResult::pods), or kNoIndex when the decision is a pod
+  // group's, which `pod_group` (its root group, SimulationResult::groups) then names.
+  ResultIndex preemptor = kNoIndex;
+  ResultIndex pod_group = kNoIndex;
+  ResultIndex node = kNoIndex;       // the nominated node (kNoIndex for a group: see `nominations`)
+  std::vector<ResultIndex> victims;  // every victim (SimulationResult::pods)
+  // The deciding tie-breaker's id, "onlyCandidate" or "nodeOrder", and the same for people; both
+  // point into the engine's static tables (never dangle).
+  std::string_view decided_by;
+  std::string_view decided_by_label;
   std::vector<DecisionCandidate> candidates;  // the chosen one first, then the runners-up in order
   std::int64_t candidate_count = 0;  // every candidate found
   std::int64_t nodes_evaluated = 0;  // dry runs made for this decision
   std::vector<DecisionPdb> pdbs;     // in name order
   std::vector<DecisionUnit> units;   // pod groups only, in the order they were taken
-  std::vector<std::pair<std::string, std::string>> nominations;  // pod groups: pod -> node
+  std::vector<std::pair<ResultIndex, ResultIndex>> nominations;  // pod groups: pod -> node
 };
 
 struct SimulationStats {
@@ -165,12 +194,37 @@ struct SimulationResult {
   std::vector<NodeOutcome> nodes; // in input order
   std::vector<GroupOutcome> groups;
   std::vector<PreemptionDecision> decisions;  // one per preemption decision, in round order
+  std::vector<std::string> pdb_names;  // every PodDisruptionBudget "ns/name", by the index the
+                                       // decisions use (not rendered: the decisions name them)
   SimTime end_time{};
   std::string end_reason;  // "quiescent", "until", "max-attempts", "preemption-loop"
   bool attempt_cap_reached = false;
   SimulationStats stats;
   WallTime origin;
   std::vector<Warning> warnings;  // what the engine did not model or took as given
+
+  // The names behind a decision record's indices (ResultIndex).
+  // REQUIRES: a valid index of this result (not kNoIndex).
+  const std::string& PodName(ResultIndex pod) const { return pods.at(static_cast<std::size_t>(pod)).pod; }
+  const std::string& NodeName(ResultIndex node) const {
+    return nodes.at(static_cast<std::size_t>(node)).node;
+  }
+  const std::string& GroupName(ResultIndex group) const {
+    return groups.at(static_cast<std::size_t>(group)).group;
+  }
+  const std::string& PdbName(ResultIndex pdb) const { return pdb_names.at(static_cast<std::size_t>(pdb)); }
+  // The preemptor's name: the pod, or for a pod group's decision the group.
+  const std::string& PreemptorName(const PreemptionDecision& d) const {
+    return d.preemptor != kNoIndex ? PodName(d.preemptor) : GroupName(d.pod_group);
+  }
+  // "Pod", "PodGroup" or "CompositePodGroup", and the unit's name.
+  std::string_view UnitKind(const DecisionUnit& u) const {
+    if (u.group == kNoIndex) return "Pod";
+    return groups.at(static_cast<std::size_t>(u.group)).composite ? "CompositePodGroup" : "PodGroup";
+  }
+  const std::string& UnitName(const DecisionUnit& u) const {
+    return u.group == kNoIndex ? PodName(u.pods.at(0)) : GroupName(u.group);
+  }
 };
 
 }  // namespace kpsim

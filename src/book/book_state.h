@@ -92,6 +92,7 @@ class BookState {
 
   int pod_count() const { return static_cast<int>(pods_.size()); }
   int node_count() const { return static_cast<int>(nodes_.size()); }
+  int pdb_count() const { return static_cast<int>(pdbs_.size()); }
   const PodRec& pod(int idx) const { return pods_[static_cast<size_t>(idx)]; }
   const NodeRec& node(int idx) const { return nodes_[static_cast<size_t>(idx)]; }
   const PdbRec& pdb(int idx) const { return pdbs_[static_cast<size_t>(idx)]; }

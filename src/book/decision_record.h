@@ -3,6 +3,8 @@
 // The decision record (`PreemptionDecision`) of one preemption of the book model, with the
 // chapter's `better` criteria as tie-breakers.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -26,17 +28,17 @@ class TopCandidates {
   void Offer(const Candidate& c, const std::vector<int>& victims) {
     ++count_;
     // Most candidates rank below the shown ones: one comparison with the last.
-    if (ranked_.size() >= PreemptionDecision::kCandidatesShown && !Better(c, ranked_.back().candidate)) {
-      return;
-    }
+    if (size_ == kShown && !Better(c, ranked_[kShown - 1].candidate)) return;
     Insert(c, victims);
   }
-  std::span<const RankedCandidate> ranked() const { return ranked_; }
+  std::span<const RankedCandidate> ranked() const { return {ranked_.data(), size_}; }
   std::int64_t count() const { return count_; }
 
  private:
+  static constexpr std::size_t kShown = PreemptionDecision::kCandidatesShown;
   void Insert(const Candidate& c, const std::vector<int>& victims);
-  std::vector<RankedCandidate> ranked_;
+  std::array<RankedCandidate, kShown> ranked_{};  // inline: one TopCandidates per attempt
+  std::size_t size_ = 0;
   std::int64_t count_ = 0;
 };
 

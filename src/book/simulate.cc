@@ -284,6 +284,8 @@ SimulationResult Runner::Run() {
     outcome.requested.pods = static_cast<std::int64_t>(rec.bind_order.size());
     result_.nodes.push_back(std::move(outcome));
   }
+  result_.pdb_names.reserve(static_cast<std::size_t>(state_.pdb_count()));
+  for (int pdb = 0; pdb < state_.pdb_count(); ++pdb) result_.pdb_names.push_back(state_.pdb(pdb).key);
   return std::move(result_);
 }
 

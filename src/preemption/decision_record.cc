@@ -1,6 +1,9 @@
 #include "preemption/decision_record.h"
 
 #include <algorithm>
+#include <cassert>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "preemption/candidate.h"
@@ -8,33 +11,24 @@
 namespace kpsim::engine {
 namespace {
 
-const std::string& PodKey(const ClusterModel& model, PodId id) {
-  return model.pods()[static_cast<std::size_t>(id)].key;
-}
-
-// `labelled`: the first candidate carries the labels (the table's header); the runners-up carry
-// ids and values only, which keeps a record to a few allocations per candidate.
-DecisionCandidate MakeCandidate(const ClusterModel& model, const Candidate& c, bool labelled) {
+// `out.tie_breakers()`: the table's ids (static storage) and this candidate's values, inline.
+DecisionCandidate MakeCandidate(const Candidate& c) {
   DecisionCandidate out;
-  out.node = model.nodes()[static_cast<std::size_t>(c.node)].name;
+  out.node = c.node;
   const std::size_t shown = std::min(c.victims.size(), PreemptionDecision::kDecisionVictimsShown);
   out.victims.reserve(shown);
-  for (std::size_t i = 0; i < shown; ++i) out.victims.push_back(PodKey(model, c.victims[i].pod));
+  for (std::size_t i = 0; i < shown; ++i) out.victims.push_back(c.victims[i].pod);
   out.victim_count = static_cast<std::int64_t>(c.victims.size());
   out.pdb_violations = c.pdb_violations;
-  out.tie_breakers.reserve(kTieBreakers.size());
-  for (const TieBreaker& row : kTieBreakers) {
-    out.tie_breakers.push_back(
-        TieBreakerValue{std::string(row.id), labelled ? std::string(row.label) : std::string(),
-                        row.value(c), row.is_time});
-  }
+  static_assert(kTieBreakers.size() <= DecisionCandidate::kMaxTieBreakers);
+  for (const TieBreaker& row : kTieBreakers) out.AddTieBreaker({row.id, row.value(c), row.is_time});
   return out;
 }
 
-std::vector<std::string> VictimKeys(const ClusterModel& model, const std::vector<Victim>& victims) {
-  std::vector<std::string> out;
+std::vector<ResultIndex> VictimPods(const std::vector<Victim>& victims) {
+  std::vector<ResultIndex> out;
   out.reserve(victims.size());
-  for (const Victim& v : victims) out.push_back(PodKey(model, v.pod));
+  for (const Victim& v : victims) out.push_back(v.pod);
   return out;
 }
 
@@ -72,53 +66,42 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
                                    std::int64_t candidate_count, std::int64_t nodes_evaluated) {
   const Candidate& best = *ranked.front();
   PreemptionDecision d;
-  d.preemptor = preemptor.key;
-  d.node = model.nodes()[static_cast<std::size_t>(best.node)].name;
-  d.victims = VictimKeys(model, best.victims);
-  const auto [id, label] = DecidedBy(ranked);
-  d.decided_by = std::string(id);
-  d.decided_by_label = std::string(label);
+  const std::optional<PodId> preemptor_id = model.FindPod(preemptor.key);
+  assert(preemptor_id && &model.pods()[static_cast<std::size_t>(*preemptor_id)] == &preemptor &&
+         "the preemptor is the model's own PodInfo");
+  d.preemptor = preemptor_id.value_or(kNoIndex);
+  d.node = best.node;
+  d.victims = VictimPods(best.victims);
+  std::tie(d.decided_by, d.decided_by_label) = DecidedBy(ranked);
   const std::size_t shown = std::min(ranked.size(), PreemptionDecision::kCandidatesShown);
   d.candidates.reserve(shown);
-  for (std::size_t i = 0; i < shown; ++i) d.candidates.push_back(MakeCandidate(model, *ranked[i], i == 0));
+  for (std::size_t i = 0; i < shown; ++i) d.candidates.push_back(MakeCandidate(*ranked[i]));
   d.candidate_count = candidate_count;
   d.nodes_evaluated = nodes_evaluated;
   FillDecisionPdbs(model, best.victims, d);
   return d;
 }
 
-DecisionUnit MakeDecisionUnit(const ClusterModel& model, const VictimUnit& unit, std::string why) {
+DecisionUnit MakeDecisionUnit(const VictimUnit& unit, std::string why) {
   DecisionUnit out;
-  if (unit.all_group == kNoId) {
-    out.kind = "Pod";
-    out.name = PodKey(model, unit.pods.front());
-  } else {
-    const GroupInfo& group = model.groups()[static_cast<std::size_t>(unit.all_group)];
-    out.kind = group.composite ? "CompositePodGroup" : "PodGroup";
-    out.name = group.key;
-  }
-  out.pods.reserve(unit.pods.size());
-  for (PodId id : unit.pods) out.pods.push_back(PodKey(model, id));
+  out.group = unit.all_group;
+  out.pods = unit.pods;
   out.priority = unit.priority;
   out.why = std::move(why);
   return out;
 }
 
-PreemptionDecision MakeGroupDecision(const ClusterModel& model, const GroupInfo& root,
+PreemptionDecision MakeGroupDecision(const ClusterModel& model, std::int32_t root,
                                      const std::vector<Victim>& victims,
                                      std::vector<DecisionUnit> units,
                                      const std::vector<std::pair<PodId, NodeId>>& nominations) {
   PreemptionDecision d;
-  d.preemptor = root.key;
-  d.pod_group = root.key;
-  d.victims = VictimKeys(model, victims);
-  d.decided_by = std::string(kWorkloadAwareId);
-  d.decided_by_label = std::string(kWorkloadAwareLabel);
+  d.pod_group = root;
+  d.victims = VictimPods(victims);
+  d.decided_by = kWorkloadAwareId;
+  d.decided_by_label = kWorkloadAwareLabel;
   d.units = std::move(units);
-  d.nominations.reserve(nominations.size());
-  for (const auto& [pod, node] : nominations) {
-    d.nominations.emplace_back(PodKey(model, pod), model.nodes()[static_cast<std::size_t>(node)].name);
-  }
+  d.nominations.assign(nominations.begin(), nominations.end());
   FillDecisionPdbs(model, victims, d);
   return d;
 }
@@ -126,7 +109,7 @@ PreemptionDecision MakeGroupDecision(const ClusterModel& model, const GroupInfo&
 void FillDecisionPdbs(const ClusterModel& model, const std::vector<Victim>& victims,
                       PreemptionDecision& decision) {
   // By PDB index, in first-met order; victims and their PDBs are few.
-  std::vector<std::pair<std::int32_t, std::vector<std::string>>> met;
+  std::vector<std::pair<std::int32_t, std::vector<ResultIndex>>> met;
   for (const Victim& v : victims) {
     const PodInfo& victim = model.pods()[static_cast<std::size_t>(v.pod)];
     for (std::int32_t pdb_index : victim.pdbs) {
@@ -135,25 +118,27 @@ void FillDecisionPdbs(const ClusterModel& model, const std::vector<Victim>& vict
       auto it = std::find_if(met.begin(), met.end(),
                              [&](const auto& entry) { return entry.first == pdb_index; });
       if (it == met.end()) {
-        met.emplace_back(pdb_index, std::vector<std::string>{});
+        met.emplace_back(pdb_index, std::vector<ResultIndex>{});
         it = met.end() - 1;
       }
-      it->second.push_back(victim.key);
+      it->second.push_back(v.pod);
     }
   }
   decision.pdbs.clear();
+  if (met.empty()) return;
   decision.pdbs.reserve(met.size());
   for (auto& [pdb_index, pods] : met) {
     const PdbState& pdb = model.pdbs()[static_cast<std::size_t>(pdb_index)];
     DecisionPdb out;
-    out.name = pdb.key;
+    out.pdb = pdb_index;
     out.allowed_before = pdb.DisruptionsAllowed();
     out.allowed_after = out.allowed_before - static_cast<std::int32_t>(pods.size());
     out.victims = std::move(pods);
     decision.pdbs.push_back(std::move(out));
   }
-  std::sort(decision.pdbs.begin(), decision.pdbs.end(),
-            [](const DecisionPdb& a, const DecisionPdb& b) { return a.name < b.name; });
+  std::sort(decision.pdbs.begin(), decision.pdbs.end(), [&](const DecisionPdb& a, const DecisionPdb& b) {
+    return model.pdbs()[static_cast<std::size_t>(a.pdb)].key < model.pdbs()[static_cast<std::size_t>(b.pdb)].key;
+  });
 }
 
 }  // namespace kpsim::engine

@@ -37,17 +37,20 @@ std::pair<std::string_view, std::string_view> DecidedBy(std::span<const Candidat
 std::vector<const Candidate*> TopCandidates(const std::vector<const Candidate*>& candidates,
                                             std::size_t k);
 
-// The record of a single-pod preemption that nominated `ranked[0]->node`.
-// REQUIRES: ranked is not empty, best first (at most PreemptionDecision::kCandidatesShown).
+// The record of a single-pod preemption that nominated `ranked[0]->node`. The record names pods,
+// nodes and PDBs by their model ids, which are the indices of SimulationResult's pods, nodes and
+// pdb_names (see ResultIndex).
+// REQUIRES: ranked is not empty, best first (at most PreemptionDecision::kCandidatesShown);
+// `preemptor` is an element of model.pods().
 PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& preemptor,
                                    std::span<const Candidate* const> ranked,
                                    std::int64_t candidate_count, std::int64_t nodes_evaluated);
 
 // A victim unit a pod group's preemption took, with why it was not reprieved.
-DecisionUnit MakeDecisionUnit(const ClusterModel& model, const VictimUnit& unit, std::string why);
+DecisionUnit MakeDecisionUnit(const VictimUnit& unit, std::string why);
 
-// The record of a pod group's workload-aware preemption.
-PreemptionDecision MakeGroupDecision(const ClusterModel& model, const GroupInfo& root,
+// The record of the workload-aware preemption of the pod group `root` (a model group id).
+PreemptionDecision MakeGroupDecision(const ClusterModel& model, std::int32_t root,
                                      const std::vector<Victim>& victims,
                                      std::vector<DecisionUnit> units,
                                      const std::vector<std::pair<PodId, NodeId>>& nominations);

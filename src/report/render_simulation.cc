@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -95,51 +97,58 @@ Json TieBreakerJson(const TieBreakerValue& t) {
   return t.value;
 }
 
-Json CandidateJson(const DecisionCandidate& c) {
+// The names of `pods` (indices of sim.pods), as a JSON array.
+Json PodNamesJson(const SimulationResult& sim, const std::vector<ResultIndex>& pods) {
+  Json out = Json::array();
+  for (ResultIndex pod : pods) out.push_back(sim.PodName(pod));
+  return out;
+}
+
+Json CandidateJson(const SimulationResult& sim, const DecisionCandidate& c) {
   Json out = Json::object();
-  out["node"] = c.node;
-  out["victims"] = c.victims;
+  out["node"] = sim.NodeName(c.node);
+  out["victims"] = PodNamesJson(sim, c.victims);
   out["victimCount"] = c.victim_count;
   out["pdbViolations"] = c.pdb_violations;
   Json tie_breakers = Json::object();
-  for (const TieBreakerValue& t : c.tie_breakers) tie_breakers[t.id] = TieBreakerJson(t);
+  for (const TieBreakerValue& t : c.tie_breakers()) tie_breakers[std::string(t.id)] = TieBreakerJson(t);
   out["tieBreakers"] = std::move(tie_breakers);
   return out;
 }
 
 // One `decisions[]` entry (PreemptionDecision): compact by design, the engine keeps the top
 // candidates only.
-Json DecisionJson(const PreemptionDecision& d) {
+Json DecisionJson(const SimulationResult& sim, const PreemptionDecision& d) {
   Json out = Json::object();
   out["round"] = d.round;
   out["time"] = render::SecondsJson(d.time);
-  out["preemptor"] = d.preemptor;
-  if (!d.pod_group.empty()) out["podGroup"] = d.pod_group;
-  out["node"] = render::StringOrNull(d.node);
-  out["victims"] = d.victims;
-  out["decidedBy"] = d.decided_by;
-  out["decidedByLabel"] = d.decided_by_label;
+  out["preemptor"] = sim.PreemptorName(d);
+  if (d.pod_group != kNoIndex) out["podGroup"] = sim.GroupName(d.pod_group);
+  out["node"] = d.node == kNoIndex ? Json(nullptr) : Json(sim.NodeName(d.node));
+  out["victims"] = PodNamesJson(sim, d.victims);
+  out["decidedBy"] = std::string(d.decided_by);
+  out["decidedByLabel"] = std::string(d.decided_by_label);
   Json candidates = Json::array();
-  for (const DecisionCandidate& c : d.candidates) candidates.push_back(CandidateJson(c));
+  for (const DecisionCandidate& c : d.candidates) candidates.push_back(CandidateJson(sim, c));
   out["candidates"] = std::move(candidates);
   out["candidateCount"] = d.candidate_count;
   out["nodesEvaluated"] = d.nodes_evaluated;
   Json pdbs = Json::array();
   for (const DecisionPdb& p : d.pdbs) {
     Json pdb = Json::object();
-    pdb["name"] = p.name;
+    pdb["name"] = sim.PdbName(p.pdb);
     pdb["allowedBefore"] = p.allowed_before;
     pdb["allowedAfter"] = p.allowed_after;
-    pdb["victims"] = p.victims;
+    pdb["victims"] = PodNamesJson(sim, p.victims);
     pdbs.push_back(std::move(pdb));
   }
   out["pdbs"] = std::move(pdbs);
   Json units = Json::array();
   for (const DecisionUnit& u : d.units) {
     Json unit = Json::object();
-    unit["kind"] = u.kind;
-    unit["name"] = u.name;
-    unit["pods"] = u.pods;
+    unit["kind"] = std::string(sim.UnitKind(u));
+    unit["name"] = sim.UnitName(u);
+    unit["pods"] = PodNamesJson(sim, u.pods);
     unit["priority"] = u.priority;
     unit["why"] = u.why;
     units.push_back(std::move(unit));
@@ -148,8 +157,8 @@ Json DecisionJson(const PreemptionDecision& d) {
   Json nominations = Json::array();
   for (const auto& [pod, node] : d.nominations) {
     Json nomination = Json::object();
-    nomination["pod"] = pod;
-    nomination["node"] = node;
+    nomination["pod"] = sim.PodName(pod);
+    nomination["node"] = sim.NodeName(node);
     nominations.push_back(std::move(nomination));
   }
   out["nominations"] = std::move(nominations);
@@ -275,14 +284,14 @@ class TextWriter {
     }
   }
 
-  // "a, b, c and 17 more" (at most `shown` names).
-  static std::string NameList(const std::vector<std::string>& names, std::int64_t total,
-                              std::size_t shown) {
+  // "a, b, c and 17 more" (at most `shown` of `pods`, indices of sim.pods).
+  static std::string NameList(const SimulationResult& sim, const std::vector<ResultIndex>& pods,
+                              std::int64_t total, std::size_t shown) {
     std::string out;
-    for (std::size_t i = 0; i < names.size() && i < shown; ++i) {
-      out += (i == 0 ? "" : ", ") + names[i];
+    for (std::size_t i = 0; i < pods.size() && i < shown; ++i) {
+      out += (i == 0 ? "" : ", ") + sim.PodName(pods[i]);
     }
-    const std::int64_t listed = static_cast<std::int64_t>(std::min(names.size(), shown));
+    const std::int64_t listed = static_cast<std::int64_t>(std::min(pods.size(), shown));
     if (total > listed) out += fmt::format("{}{} more", out.empty() ? "" : " and ", total - listed);
     return out.empty() ? "none" : out;
   }
@@ -293,22 +302,22 @@ class TextWriter {
 
   // One decision: the headline, the shown candidates with their tie-breaker values, the PDBs,
   // and for a pod group the units taken and the nominations.
-  void Decision(const PreemptionDecision& d) {
-    out_ +=
-        fmt::format("  [round {}, {}s] {}", d.round, render::SecondsText(d.time, 0), d.preemptor);
-    if (!d.pod_group.empty() && d.pod_group != d.preemptor) {
-      out_ += fmt::format(" (pod group {})", d.pod_group);
+  void Decision(const SimulationResult& sim, const PreemptionDecision& d) {
+    const std::string& preemptor = sim.PreemptorName(d);
+    out_ += fmt::format("  [round {}, {}s] {}", d.round, render::SecondsText(d.time, 0), preemptor);
+    if (d.pod_group != kNoIndex && sim.GroupName(d.pod_group) != preemptor) {
+      out_ += fmt::format(" (pod group {})", sim.GroupName(d.pod_group));
     }
-    if (!d.node.empty()) out_ += " -> " + d.node;
+    if (d.node != kNoIndex) out_ += " -> " + sim.NodeName(d.node);
     out_ += fmt::format(": victims {}; decided by {}\n",
-                        NameList(d.victims, static_cast<std::int64_t>(d.victims.size()),
+                        NameList(sim, d.victims, static_cast<std::int64_t>(d.victims.size()),
                                  PreemptionDecision::kDecisionVictimsShown),
                         d.decided_by_label.empty() ? d.decided_by : d.decided_by_label);
     if (!d.candidates.empty()) {
       // Columns: the tie-breakers in the table's order (as the first candidate that has each).
-      std::vector<std::string> ids;
+      std::vector<std::string_view> ids;
       for (const DecisionCandidate& c : d.candidates) {
-        for (const TieBreakerValue& t : c.tie_breakers) {
+        for (const TieBreakerValue& t : c.tie_breakers()) {
           if (std::find(ids.begin(), ids.end(), t.id) == ids.end()) ids.push_back(t.id);
         }
       }
@@ -320,17 +329,18 @@ class TextWriter {
       std::vector<std::string> header = {"NODE"};
       if (victims_column) header.emplace_back("victims");
       if (pdb_column) header.emplace_back("pdbViolations");
-      header.insert(header.end(), ids.begin(), ids.end());
+      for (std::string_view id : ids) header.emplace_back(id);
       rows.push_back(std::move(header));
       for (std::size_t i = 0; i < d.candidates.size(); ++i) {
         const DecisionCandidate& c = d.candidates[i];
-        std::vector<std::string> row = {c.node + (i == 0 ? " *" : "")};
+        std::vector<std::string> row = {sim.NodeName(c.node) + (i == 0 ? " *" : "")};
         if (victims_column) row.push_back(std::to_string(c.victim_count));
         if (pdb_column) row.push_back(std::to_string(c.pdb_violations));
-        for (const std::string& id : ids) {
-          const auto it = std::find_if(c.tie_breakers.begin(), c.tie_breakers.end(),
+        const std::span<const TieBreakerValue> values = c.tie_breakers();
+        for (std::string_view id : ids) {
+          const auto it = std::find_if(values.begin(), values.end(),
                                        [&](const TieBreakerValue& t) { return t.id == id; });
-          row.push_back(it == c.tie_breakers.end() ? "-" : TieBreakerText(*it));
+          row.push_back(it == values.end() ? "-" : TieBreakerText(*it));
         }
         rows.push_back(std::move(row));
       }
@@ -355,13 +365,13 @@ class TextWriter {
                           d.nodes_evaluated == 1 ? "" : "s");
     }
     for (const DecisionPdb& p : d.pdbs) {
-      out_ += fmt::format("      PDB {}: allowed {} -> {} (victims {})\n", p.name, p.allowed_before,
-                          p.allowed_after,
-                          NameList(p.victims, static_cast<std::int64_t>(p.victims.size()),
+      out_ += fmt::format("      PDB {}: allowed {} -> {} (victims {})\n", sim.PdbName(p.pdb),
+                          p.allowed_before, p.allowed_after,
+                          NameList(sim, p.victims, static_cast<std::int64_t>(p.victims.size()),
                                    PreemptionDecision::kDecisionVictimsShown));
     }
     for (const DecisionUnit& u : d.units) {
-      out_ += fmt::format("      took {} {} (priority {}, {} pod{}){}\n", u.kind, u.name,
+      out_ += fmt::format("      took {} {} (priority {}, {} pod{}){}\n", sim.UnitKind(u), sim.UnitName(u),
                           u.priority, u.pods.size(), u.pods.size() == 1 ? "" : "s",
                           u.why.empty() ? "" : ": " + u.why);
     }
@@ -372,8 +382,8 @@ class TextWriter {
           line += fmt::format(" and {} more", d.nominations.size() - i);
           break;
         }
-        line += fmt::format("{}{} -> {}", i == 0 ? "" : ", ", d.nominations[i].first,
-                            d.nominations[i].second);
+        line += fmt::format("{}{} -> {}", i == 0 ? "" : ", ", sim.PodName(d.nominations[i].first),
+                            sim.NodeName(d.nominations[i].second));
       }
       out_ += "      nominated " + line + "\n";
     }
@@ -385,7 +395,7 @@ class TextWriter {
     if (sim.decisions.empty()) return;
     out_ += fmt::format("\nPreemption decisions ({}):\n", sim.decisions.size());
     for (std::size_t i = 0; i < sim.decisions.size() && i < kDecisionsShown; ++i) {
-      Decision(sim.decisions[i]);
+      Decision(sim, sim.decisions[i]);
     }
     if (sim.decisions.size() > kDecisionsShown) {
       out_ += fmt::format("  ... and {} more decisions (use -o json to see them all)\n",
@@ -554,7 +564,7 @@ std::string RenderSimulationJson(const RunReport& report) {
   for (const GroupOutcome& g : sim.groups) groups.push_back(GroupJson(g));
   out["groups"] = std::move(groups);
   Json decisions = Json::array();
-  for (const PreemptionDecision& d : sim.decisions) decisions.push_back(DecisionJson(d));
+  for (const PreemptionDecision& d : sim.decisions) decisions.push_back(DecisionJson(sim, d));
   out["decisions"] = std::move(decisions);
   out["rejected"] = render::RejectedJson(report.read, report.admission);
   out["ignored"] = render::IgnoredJson(report.read);

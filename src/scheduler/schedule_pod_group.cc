@@ -305,7 +305,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
     if (!fits) {
       for (PodId id : unit.pods) model_.Detach(id);
       marked.push_back(&unit);
-      taken.push_back(MakeDecisionUnit(model_, unit, why));
+      taken.push_back(MakeDecisionUnit(unit, why));
     }
     if (trace != nullptr) {
       ReprieveStep step;
@@ -329,7 +329,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   out.units = static_cast<int>(marked.size());
   out.kind = GroupPreemption::Kind::kPreempt;
   out.assignments = std::move(placement.assigned);
-  out.record = MakeGroupDecision(model_, group, out.victims, std::move(taken), out.assignments);
+  out.record = MakeGroupDecision(model_, root, out.victims, std::move(taken), out.assignments);
   out.message = fmt::format("found a placement for podgroup, preempting {} victims", out.units);
   return out;
 }

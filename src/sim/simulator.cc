@@ -666,6 +666,8 @@ SimulationResult Simulator::Collect() {
     if (out.state == "Scheduled") out.message.clear();
     result_.groups.push_back(std::move(out));
   }
+  result_.pdb_names.reserve(model_.pdbs().size());
+  for (const PdbState& pdb : model_.pdbs()) result_.pdb_names.push_back(pdb.key);
   for (const NodeInfo& node : model_.nodes()) {
     NodeOutcome out;
     out.node = node.name;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -31,44 +32,135 @@ using kpsim::testing::MakePod;
 using kpsim::testing::MakePodGroup;
 using Names = std::vector<std::string>;
 
+// The names behind a record's indices (ResultIndex): a SimulationResult's (the public way), or
+// the model's during a cycle (the engine's ids are the result's indices).
+struct NameSource {
+  std::function<std::string(ResultIndex)> pod, node, group, pdb;
+  static NameSource Of(const SimulationResult& r) {
+    return {[&r](ResultIndex i) { return r.PodName(i); }, [&r](ResultIndex i) { return r.NodeName(i); },
+            [&r](ResultIndex i) { return r.GroupName(i); }, [&r](ResultIndex i) { return r.PdbName(i); }};
+  }
+  static NameSource Of(const ClusterModel& m) {
+    auto at = [](const auto& v, ResultIndex i) -> const auto& { return v.at(static_cast<std::size_t>(i)); };
+    return {[&m, at](ResultIndex i) { return at(m.pods(), i).key; },
+            [&m, at](ResultIndex i) { return at(m.nodes(), i).name; },
+            [&m, at](ResultIndex i) { return at(m.groups(), i).key; },
+            [&m, at](ResultIndex i) { return at(m.pdbs(), i).key; }};
+  }
+  std::string Node(ResultIndex i) const { return i == kNoIndex ? std::string() : node(i); }
+  Names Pods(const std::vector<ResultIndex>& ids) const {
+    Names out;
+    for (ResultIndex id : ids) out.push_back(pod(id));
+    return out;
+  }
+};
+
+// A record with its names resolved, as the renderers show it.
+struct Named {
+  struct Candidate {
+    std::string node;
+    Names victims;
+    std::int64_t victim_count = 0;
+    int pdb_violations = 0;
+    std::vector<TieBreakerValue> tie_breakers;
+  };
+  struct Pdb {
+    std::string name;
+    std::int32_t allowed_before = 0, allowed_after = 0;
+    Names victims;
+  };
+  struct Unit {
+    std::string kind, name;
+    Names pods;
+    std::int32_t priority = 0;
+    std::string why;
+  };
+  std::int64_t round = 0;
+  SimTime time{};
+  std::string preemptor, pod_group, node;
+  Names victims;
+  std::string decided_by, decided_by_label;
+  std::vector<Candidate> candidates;
+  std::int64_t candidate_count = 0, nodes_evaluated = 0;
+  std::vector<Pdb> pdbs;
+  std::vector<Unit> units;
+  std::vector<std::pair<std::string, std::string>> nominations;
+
+  static Named Of(const PreemptionDecision& d, const NameSource& n) {
+    Named out;
+    out.round = d.round;
+    out.time = d.time;
+    out.preemptor = d.preemptor != kNoIndex ? n.pod(d.preemptor) : n.group(d.pod_group);
+    if (d.pod_group != kNoIndex) out.pod_group = n.group(d.pod_group);
+    out.node = n.Node(d.node);
+    out.victims = n.Pods(d.victims);
+    out.decided_by = std::string(d.decided_by);
+    out.decided_by_label = std::string(d.decided_by_label);
+    for (const DecisionCandidate& c : d.candidates) {
+      out.candidates.push_back({n.node(c.node), n.Pods(c.victims), c.victim_count, c.pdb_violations,
+                                {c.tie_breakers().begin(), c.tie_breakers().end()}});
+    }
+    out.candidate_count = d.candidate_count;
+    out.nodes_evaluated = d.nodes_evaluated;
+    for (const DecisionPdb& p : d.pdbs) {
+      out.pdbs.push_back({n.pdb(p.pdb), p.allowed_before, p.allowed_after, n.Pods(p.victims)});
+    }
+    for (const DecisionUnit& u : d.units) {
+      const Names pods = n.Pods(u.pods);
+      out.units.push_back({"", u.group == kNoIndex ? pods.at(0) : n.group(u.group), pods, u.priority, u.why});
+    }
+    for (const auto& [pod, node] : d.nominations) out.nominations.emplace_back(n.pod(pod), n.node(node));
+    return out;
+  }
+};
+
 // Every field of a record, for comparing two records whole.
-std::string Dump(const PreemptionDecision& d) {
+std::string Dump(const Named& d) {
   std::ostringstream out;
   out << d.round << ' ' << d.time.time_since_epoch().count() << ' ' << d.preemptor << ' '
       << d.pod_group << ' ' << d.node << " [";
   for (const auto& v : d.victims) out << v << ',';
   out << "] " << d.decided_by << '/' << d.decided_by_label << ' ' << d.candidate_count << ' '
       << d.nodes_evaluated << '\n';
-  for (const DecisionCandidate& c : d.candidates) {
+  for (const Named::Candidate& c : d.candidates) {
     out << "  " << c.node << ' ' << c.victim_count << ' ' << c.pdb_violations << " [";
     for (const auto& v : c.victims) out << v << ',';
     out << "]";
     for (const TieBreakerValue& t : c.tie_breakers) out << ' ' << t.id << '=' << t.value << (t.is_time ? "t" : "");
     out << '\n';
   }
-  for (const DecisionPdb& p : d.pdbs) {
+  for (const Named::Pdb& p : d.pdbs) {
     out << "  pdb " << p.name << ' ' << p.allowed_before << "->" << p.allowed_after << " [";
     for (const auto& v : p.victims) out << v << ',';
     out << "]\n";
   }
-  for (const DecisionUnit& u : d.units) {
+  for (const Named::Unit& u : d.units) {
     out << "  unit " << u.kind << ' ' << u.name << ' ' << u.priority << ' ' << u.why << '\n';
   }
   for (const auto& [pod, node] : d.nominations) out << "  nominate " << pod << ' ' << node << '\n';
   return out.str();
 }
 
+// The named record of a simulation's decision `i`, with the unit kinds the result gives.
+Named NamedDecision(const SimulationResult& r, std::size_t i) {
+  const PreemptionDecision& d = r.decisions.at(i);
+  Named out = Named::Of(d, NameSource::Of(r));
+  for (std::size_t u = 0; u < d.units.size(); ++u) out.units[u].kind = std::string(r.UnitKind(d.units[u]));
+  return out;
+}
+
 class DecisionRecordTest : public EngineTest {
  protected:
   // The record of `p`'s cycle; expects a preemption on `node` decided by `decided_by`, with
   // `runner_up` (if any) as the second candidate.
-  PreemptionDecision ExpectDecision(const std::string& node, const std::string& decided_by,
-                                    const std::string& runner_up = "") {
+  Named ExpectDecision(const std::string& node, const std::string& decided_by,
+                       const std::string& runner_up = "") {
     const Decision d = Decide("p");
     EXPECT_EQ(d.kind, Decision::Kind::kPreempt) << d.message;
     EXPECT_TRUE(d.record.has_value());
     if (!d.record) return {};
-    const PreemptionDecision& r = *d.record;
+    EXPECT_EQ(d.record->pod_group, kNoIndex);
+    const Named r = Named::Of(*d.record, NameSource::Of(model()));
     EXPECT_EQ(r.preemptor, "default/p");
     EXPECT_EQ(r.node, node);
     EXPECT_EQ(NodeName(d.node), node);
@@ -79,7 +171,7 @@ class DecisionRecordTest : public EngineTest {
     EXPECT_EQ(r.candidates[0].node, node);
     const std::size_t shown = std::min(r.victims.size(), PreemptionDecision::kDecisionVictimsShown);
     EXPECT_EQ(r.candidates[0].victims, Names(r.victims.begin(), r.victims.begin() + static_cast<std::ptrdiff_t>(shown)));
-    for (const DecisionCandidate& c : r.candidates) {
+    for (const Named::Candidate& c : r.candidates) {
       EXPECT_EQ(c.tie_breakers.size(), kTieBreakers.size());
       for (std::size_t i = 0; i < kTieBreakers.size() && i < c.tie_breakers.size(); ++i) {
         EXPECT_EQ(c.tie_breakers[i].id, kTieBreakers[i].id);
@@ -99,7 +191,7 @@ class DecisionRecordTest : public EngineTest {
     }
     return r;
   }
-  static std::int64_t ValueOf(const DecisionCandidate& c, std::string_view id) {
+  static std::int64_t ValueOf(const Named::Candidate& c, std::string_view id) {
     for (const TieBreakerValue& t : c.tie_breakers) {
       if (t.id == id) return t.value;
     }
@@ -114,7 +206,7 @@ TEST_F(DecisionRecordTest, OnlyCandidate) {
   AddPod(MakePod("va").Node("a").Priority(100).Cpu("1").Build());
   AddPod(MakePod("vb").Node("b").Priority(1).Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
-  const PreemptionDecision r = ExpectDecision("b", "onlyCandidate");
+  const Named r = ExpectDecision("b", "onlyCandidate");
   EXPECT_EQ(r.candidates.size(), 1u);
   EXPECT_EQ(r.candidate_count, 1);
   EXPECT_EQ(r.nodes_evaluated, 2);  // both nodes were dry-run; a's has no victim
@@ -128,7 +220,7 @@ TEST_F(DecisionRecordTest, PdbViolationsDecide) {
   AddPod(MakePod("vb").Node("b").Priority(5).Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
   AddPdb(MakePdb("pdb").MinAvailable(1).Selector("app", "x").Build());
-  const PreemptionDecision r = ExpectDecision("b", "pdbViolations", "a");
+  const Named r = ExpectDecision("b", "pdbViolations", "a");
   ASSERT_EQ(r.candidates.size(), 2u);
   EXPECT_EQ(r.candidates[0].pdb_violations, 0);
   EXPECT_EQ(r.candidates[1].pdb_violations, 1);
@@ -144,7 +236,7 @@ TEST_F(DecisionRecordTest, HighestPriorityDecides) {
   AddPod(MakePod("vb1").Node("b").Priority(3).Cpu("1").Build());
   AddPod(MakePod("vb2").Node("b").Priority(3).Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("2").Build());
-  const PreemptionDecision r = ExpectDecision("b", "highestPriority", "a");
+  const Named r = ExpectDecision("b", "highestPriority", "a");
   EXPECT_EQ(ValueOf(r.candidates[0], "highestPriority"), 3);
   EXPECT_EQ(ValueOf(r.candidates[1], "highestPriority"), 5);
   EXPECT_EQ(ValueOf(r.candidates[0], "victims"), 2);
@@ -158,7 +250,7 @@ TEST_F(DecisionRecordTest, PrioritySumDecides) {
   AddPod(MakePod("vb5").Node("b").Priority(5).Cpu("1").Build());
   AddPod(MakePod("vb1").Node("b").Priority(1).Cpu("1").Build());
   AddPod(MakePod("p").Priority(10).Cpu("2").Build());
-  const PreemptionDecision r = ExpectDecision("b", "prioritySum", "a");
+  const Named r = ExpectDecision("b", "prioritySum", "a");
   // Upstream's sum: each term shifted by 2^31.
   const std::int64_t shift = std::int64_t{1} << 31;
   EXPECT_EQ(ValueOf(r.candidates[0], "prioritySum"), 6 + 2 * shift);
@@ -172,7 +264,7 @@ TEST_F(DecisionRecordTest, VictimCountDecides) {
   AddPod(MakePod("va-min").Node("a").Priority(std::numeric_limits<std::int32_t>::min()).Cpu("1").Build());
   AddPod(MakePod("vb0").Node("b").Priority(0).Cpu("2").Build());
   AddPod(MakePod("p").Priority(10).Cpu("2").Build());
-  const PreemptionDecision r = ExpectDecision("b", "victims", "a");
+  const Named r = ExpectDecision("b", "victims", "a");
   EXPECT_EQ(r.candidates[0].victim_count, 1);
   EXPECT_EQ(r.candidates[1].victim_count, 2);
 }
@@ -183,8 +275,8 @@ TEST_F(DecisionRecordTest, LatestStartTimeDecides) {
   AddPod(MakePod("va").Node("a").Priority(3).Cpu("1").StartTime(SecondsBeforeOrigin(100)).Build());
   AddPod(MakePod("vb").Node("b").Priority(3).Cpu("1").StartTime(SecondsBeforeOrigin(10)).Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
-  const PreemptionDecision r = ExpectDecision("b", "latestStartTime", "a");
-  const DecisionCandidate& best = r.candidates[0];
+  const Named r = ExpectDecision("b", "latestStartTime", "a");
+  const Named::Candidate& best = r.candidates[0];
   ASSERT_EQ(best.tie_breakers.back().id, "latestStartTime");
   EXPECT_TRUE(best.tie_breakers.back().is_time);
   EXPECT_EQ(best.tie_breakers.back().value, kOriginUs - 10'000'000);
@@ -200,7 +292,7 @@ TEST_F(DecisionRecordTest, FullTieIsDecidedByNodeOrder) {
   AddPod(MakePod("v-z1-b").Node("z1-b").Priority(3).Cpu("1").StartTime(start).Build());
   AddPod(MakePod("v-z2-a").Node("z2-a").Priority(3).Cpu("1").StartTime(start).Build());
   AddPod(MakePod("p").Priority(10).Cpu("1").Build());
-  const PreemptionDecision r = ExpectDecision("z2-a", "nodeOrder", "z1-b");
+  const Named r = ExpectDecision("z2-a", "nodeOrder", "z1-b");
   EXPECT_EQ(r.decided_by_label, "first in node order (all tie-breakers equal)");
 }
 
@@ -214,7 +306,7 @@ TEST_F(DecisionRecordTest, PdbBeforeAndAfterOnAViolatingPreemption) {
   AddPod(MakePod("p").Priority(10).Cpu("2").Build());
   AddPdb(MakePdb("pdb-x").MinAvailable(1).Selector("app", "x").Build());
   AddPdb(MakePdb("pdb-y").MinAvailable(0).Selector("app", "y").Build());
-  const PreemptionDecision r = ExpectDecision("a", "onlyCandidate");
+  const Named r = ExpectDecision("a", "onlyCandidate");
   EXPECT_EQ(r.victims, (Names{"default/v2", "default/v1"}));
   EXPECT_EQ(r.candidates[0].pdb_violations, 1);
   ASSERT_EQ(r.pdbs.size(), 1u);
@@ -231,7 +323,7 @@ TEST_F(DecisionRecordTest, PdbsAreInNameOrder) {
   AddPod(MakePod("p").Priority(10).Cpu("2").Build());
   AddPdb(MakePdb("zz").MinAvailable(0).Selector("app", "z").Build());
   AddPdb(MakePdb("aa").MinAvailable(0).Selector("app", "b").Build());
-  const PreemptionDecision r = ExpectDecision("a", "onlyCandidate");
+  const Named r = ExpectDecision("a", "onlyCandidate");
   ASSERT_EQ(r.pdbs.size(), 2u);
   EXPECT_EQ(r.pdbs[0].name, "default/aa");
   EXPECT_EQ(r.pdbs[0].victims, Names{"default/v2"});
@@ -253,7 +345,7 @@ TEST_F(DecisionRecordTest, CandidatesAndVictimsAreCapped) {
     AddPod(MakePod("v" + std::to_string(n)).Node("n" + std::to_string(n)).Priority(1 + n).Cpu("25").Build());
   }
   AddPod(MakePod("p").Priority(100).Cpu("25").Build());
-  const PreemptionDecision r = ExpectDecision("n0", "highestPriority", "n1");
+  const Named r = ExpectDecision("n0", "highestPriority", "n1");
   EXPECT_EQ(r.candidate_count, kNodes);
   ASSERT_EQ(r.candidates.size(), PreemptionDecision::kCandidatesShown);
   for (std::size_t i = 1; i < r.candidates.size(); ++i) {
@@ -298,7 +390,7 @@ TEST(DecisionRecordSimulationTest, ClassIndexAndPerNodePathRecordTheSame) {
   ASSERT_EQ(a.decisions.size(), b.decisions.size());
   bool some_pdb = false, some_runner_up = false;
   for (std::size_t i = 0; i < a.decisions.size(); ++i) {
-    EXPECT_EQ(Dump(a.decisions[i]), Dump(b.decisions[i])) << "decision " << i;
+    EXPECT_EQ(Dump(NamedDecision(a, i)), Dump(NamedDecision(b, i))) << "decision " << i;
     some_pdb = some_pdb || !a.decisions[i].pdbs.empty();
     some_runner_up = some_runner_up || a.decisions[i].candidates.size() > 1;
   }
@@ -309,7 +401,7 @@ TEST(DecisionRecordSimulationTest, ClassIndexAndPerNodePathRecordTheSame) {
   for (const SimEvent& e : a.events) {
     if (e.reason != EventReason::kNominated || e.node.empty()) continue;
     ASSERT_LT(next, a.decisions.size());
-    const PreemptionDecision& d = a.decisions[next++];
+    const Named d = NamedDecision(a, next++);
     EXPECT_EQ(d.preemptor, e.pod);
     EXPECT_EQ(d.node, e.node);
     EXPECT_EQ(d.round, e.round);
@@ -318,6 +410,8 @@ TEST(DecisionRecordSimulationTest, ClassIndexAndPerNodePathRecordTheSame) {
   EXPECT_EQ(next, a.decisions.size());
   std::int64_t victims = 0;
   for (const PreemptionDecision& d : a.decisions) victims += static_cast<std::int64_t>(d.victims.size());
+  // The result's name tables cover every index the records use.
+  EXPECT_EQ(a.pdb_names, (Names{"default/even"}));
   EXPECT_EQ(victims, a.stats.victims);
 }
 
@@ -337,7 +431,9 @@ TEST(DecisionRecordSimulationTest, PodGroupRecordsUnitsAndNominations) {
   h.AddPod(MakePod("a").PodGroup("g").Priority(10).Cpu("1").NodeSelector("pin", "n1").Build());
   const SimulationResult r = kpsim::engine::Simulate(h.state, h.options);
   ASSERT_EQ(r.decisions.size(), 1u);
-  const PreemptionDecision& d = r.decisions[0];
+  EXPECT_EQ(r.decisions[0].preemptor, kNoIndex);  // a group's decision: the group is the preemptor
+  EXPECT_EQ(r.decisions[0].node, kNoIndex);
+  const Named d = NamedDecision(r, 0);
   EXPECT_EQ(d.preemptor, "default/g");
   EXPECT_EQ(d.pod_group, "default/g");
   EXPECT_EQ(d.decided_by, "workloadAwarePreemption");
@@ -370,7 +466,7 @@ TEST(DecisionRecordSimulationTest, BookRecordsItsOwnCriteria) {
   h.AddPdb(MakePdb("pdb").MinAvailable(1).Selector("app", "x").Build());
   const SimulationResult r = book::Simulate(h.state, h.options);
   ASSERT_FALSE(r.decisions.empty());
-  const PreemptionDecision& d = r.decisions[0];
+  const Named d = NamedDecision(r, 0);
   EXPECT_EQ(d.preemptor, "default/p");
   EXPECT_EQ(d.node, "c");
   EXPECT_EQ(d.decided_by, "highestPriority");
@@ -400,7 +496,7 @@ TEST(DecisionRecordSimulationTest, BookRecordsThePdbItBreaks) {
   h.AddPdb(MakePdb("pdb").MinAvailable(1).Selector("app", "x").Build());
   const SimulationResult r = book::Simulate(h.state, h.options);
   ASSERT_FALSE(r.decisions.empty());
-  const PreemptionDecision& d = r.decisions[0];
+  const Named d = NamedDecision(r, 0);
   EXPECT_EQ(d.decided_by, "onlyCandidate");
   ASSERT_EQ(d.pdbs.size(), 1u);
   EXPECT_EQ(d.pdbs[0].name, "default/pdb");
