@@ -53,7 +53,7 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
     case UnmodeledField::kTopologySpread:
       return "spec.topologySpreadConstraints";
     case UnmodeledField::kPreferredAffinity:
-      return "preferredDuringSchedulingIgnoredDuringExecution affinity";
+      return "preferredDuringSchedulingIgnoredDuringExecution pod (anti-)affinity";
     case UnmodeledField::kResourceClaims:
       return "spec.resourceClaims";
   }
@@ -69,7 +69,7 @@ std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
     case UnmodeledField::kTopologySpread:
       return "PodTopologySpread";
     case UnmodeledField::kPreferredAffinity:
-      return "NodeAffinity and InterPodAffinity scoring";
+      return "InterPodAffinity scoring";
     case UnmodeledField::kResourceClaims:
       return "DynamicResources";
   }

@@ -825,7 +825,6 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
         };
         if (k == "nodeAffinity") {
           Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
-            note_preferred(ak, av);
             if (ak == kRequired && av.type() != NodeType::kNull) {
               spec.affinity.node_affinity_required = DecodeNodeSelector(av, ap);
             } else if (ak == kPreferred) {

@@ -2,8 +2,10 @@
 
 #include <memory>
 
+#include "plugins/image_locality.h"
 #include "plugins/inter_pod_affinity.h"
 #include "plugins/node_affinity.h"
+#include "plugins/node_affinity_score.h"
 #include "plugins/node_name.h"
 #include "plugins/node_resources_balanced_allocation.h"
 #include "plugins/node_resources_fit.h"
@@ -27,11 +29,15 @@ FilterPlugins NewFilterPlugins(ClusterModel& model) {
   return filters;
 }
 
+// The default profile's score plugins with their weights (getDefaultPlugins, pkg/scheduler/apis/
+// config/v1/default_plugins.go).
 ScorePlugins NewScorePlugins(const ClusterModel& model) {
   ScorePlugins scores;
   scores.push_back({std::make_unique<NodeResourcesLeastAllocated>(), 1});
   scores.push_back({std::make_unique<NodeResourcesBalancedAllocation>(), 1});
   scores.push_back({std::make_unique<TaintTolerationScore>(model), 3});
+  scores.push_back({std::make_unique<NodeAffinityScore>(model), 2});
+  scores.push_back({std::make_unique<ImageLocality>(model), 1});
   return scores;
 }
 

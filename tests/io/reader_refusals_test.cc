@@ -73,6 +73,23 @@ spec:
   EXPECT_EQ(pod.spec.termination_grace_period_seconds, 86400);
 }
 
+// Preferred node affinity terms are scored (NodeAffinity's score): decoded, not noted.
+TEST(ReaderUnmodeledTest, PreferredNodeAffinityIsNotNoted) {
+  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: picky}
+spec:
+  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 5
+        preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}
+  containers: [{name: c}]
+)",
+                                             "c.yaml"));
+  EXPECT_EQ(pod.spec.affinity.node_affinity_preferred.size(), 1U);
+  EXPECT_FALSE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
+}
+
 TEST(ReaderUnmodeledTest, FieldsKubeSchedulerReadsAreNoted) {
   const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: busy}
