@@ -52,8 +52,6 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
       return "volumes (persistentVolumeClaim, ephemeral, csi, cloud disks)";
     case UnmodeledField::kTopologySpread:
       return "spec.topologySpreadConstraints";
-    case UnmodeledField::kPreferredAffinity:
-      return "preferredDuringSchedulingIgnoredDuringExecution pod (anti-)affinity";
     case UnmodeledField::kResourceClaims:
       return "spec.resourceClaims";
   }
@@ -68,8 +66,6 @@ std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
       return "VolumeBinding, VolumeRestrictions, VolumeZone and NodeVolumeLimits";
     case UnmodeledField::kTopologySpread:
       return "PodTopologySpread";
-    case UnmodeledField::kPreferredAffinity:
-      return "InterPodAffinity scoring";
     case UnmodeledField::kResourceClaims:
       return "DynamicResources";
   }

@@ -4,6 +4,7 @@
 
 #include "plugins/image_locality.h"
 #include "plugins/inter_pod_affinity.h"
+#include "plugins/inter_pod_affinity_score.h"
 #include "plugins/node_affinity.h"
 #include "plugins/node_affinity_score.h"
 #include "plugins/node_name.h"
@@ -31,13 +32,14 @@ FilterPlugins NewFilterPlugins(ClusterModel& model) {
 
 // The default profile's score plugins with their weights (getDefaultPlugins, pkg/scheduler/apis/
 // config/v1/default_plugins.go).
-ScorePlugins NewScorePlugins(const ClusterModel& model) {
+ScorePlugins NewScorePlugins(ClusterModel& model) {
   ScorePlugins scores;
   scores.push_back({std::make_unique<NodeResourcesLeastAllocated>(), 1});
   scores.push_back({std::make_unique<NodeResourcesBalancedAllocation>(), 1});
   scores.push_back({std::make_unique<TaintTolerationScore>(model), 3});
   scores.push_back({std::make_unique<NodeAffinityScore>(model), 2});
   scores.push_back({std::make_unique<ImageLocality>(model), 1});
+  scores.push_back({std::make_unique<InterPodAffinityScore>(model), 2});
   return scores;
 }
 

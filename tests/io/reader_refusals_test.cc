@@ -73,7 +73,7 @@ spec:
   EXPECT_EQ(pod.spec.termination_grace_period_seconds, 86400);
 }
 
-// Preferred node affinity terms are scored (NodeAffinity's score): decoded, not noted.
+// Preferred node affinity terms are scored (NodeAffinity's score): decoded, nothing noted.
 TEST(ReaderUnmodeledTest, PreferredNodeAffinityIsNotNoted) {
   const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: picky}
@@ -87,7 +87,7 @@ spec:
 )",
                                              "c.yaml"));
   EXPECT_EQ(pod.spec.affinity.node_affinity_preferred.size(), 1U);
-  EXPECT_FALSE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
+  EXPECT_EQ(pod.spec.unmodeled, 0U);
 }
 
 TEST(ReaderUnmodeledTest, FieldsKubeSchedulerReadsAreNoted) {
@@ -112,7 +112,8 @@ spec:
   // schedulingGates is modelled (SchedulingGates PreEnqueue): decoded, not noted.
   EXPECT_EQ(pod.spec.scheduling_gates, (std::vector<std::string>{"wait"}));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kTopologySpread));
-  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
+  // Preferred pod anti-affinity is scored (InterPodAffinity's score): decoded, not noted.
+  EXPECT_EQ(pod.spec.affinity.pod_anti_affinity_preferred.size(), 1U);
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kVolumes));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kHostPorts));
   EXPECT_FALSE(pod.spec.Uses(UnmodeledField::kResourceClaims));

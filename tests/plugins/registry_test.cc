@@ -56,8 +56,8 @@ TEST(RegistryTest, ScorePluginsCarryTheDefaultWeights) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"NodeResourcesFit", "NodeResourcesBalancedAllocation",
                                              "TaintToleration", "NodeAffinity",
-                                             "ImageLocality"}));
-  EXPECT_EQ(weights, (std::vector<std::int64_t>{1, 1, 3, 2, 1}));
+                                             "ImageLocality", "InterPodAffinity"}));
+  EXPECT_EQ(weights, (std::vector<std::int64_t>{1, 1, 3, 2, 1, 2}));
 }
 
 }  // namespace

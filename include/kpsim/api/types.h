@@ -335,10 +335,9 @@ enum class UnmodeledField : std::uint8_t {
   kHostPorts,          // containers[].ports[].hostPort, or hostNetwork (NodePorts)
   kVolumes,            // PVC, ephemeral, CSI and cloud-disk volumes (Volume* plugins)
   kTopologySpread,     // spec.topologySpreadConstraints (PodTopologySpread)
-  kPreferredAffinity,  // preferredDuringScheduling... affinity terms (scores only)
   kResourceClaims,     // spec.resourceClaims (DynamicResources)
 };
-inline constexpr int kUnmodeledFieldCount = 5;
+inline constexpr int kUnmodeledFieldCount = 4;
 // The field as a person reads it in a manifest, and the kube-scheduler plugin that reads it.
 std::string_view UnmodeledFieldName(UnmodeledField field);
 std::string_view UnmodeledFieldPlugin(UnmodeledField field);
