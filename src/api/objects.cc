@@ -50,8 +50,6 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
       return "volumes (persistentVolumeClaim, ephemeral, csi, cloud disks)";
     case UnmodeledField::kTopologySpread:
       return "spec.topologySpreadConstraints with whenUnsatisfiable: ScheduleAnyway";
-    case UnmodeledField::kPreferredAffinity:
-      return "preferredDuringSchedulingIgnoredDuringExecution affinity";
     case UnmodeledField::kResourceClaims:
       return "spec.resourceClaims";
   }
@@ -64,8 +62,6 @@ std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
       return "VolumeBinding, VolumeRestrictions, VolumeZone and NodeVolumeLimits";
     case UnmodeledField::kTopologySpread:
       return "PodTopologySpread scoring";
-    case UnmodeledField::kPreferredAffinity:
-      return "NodeAffinity and InterPodAffinity scoring";
     case UnmodeledField::kResourceClaims:
       return "DynamicResources";
   }

@@ -50,10 +50,13 @@ class ScorePlugin {
  public:
   virtual ~ScorePlugin() = default;
   virtual std::string_view name() const = 0;
-  // PreScore over the feasible nodes, for plugins whose NormalizeScore needs them all.
+  // PreScore over the feasible nodes (the nodes `Score` will be asked about, and the ones
+  // NormalizeScore ranges over). A plugin whose upstream PreScore returns Skip for `pod` scores
+  // every node 0 this cycle (it contributes nothing).
   virtual void PreScore(const PodInfo& /*pod*/, std::span<const NodeId> /*feasible*/) {}
-  // The node's score, already normalized to [0, MaxNodeScore].
-  virtual std::int64_t Score(const PodInfo& pod, const NodeInfo& node) const = 0;
+  // The score of node `node_id` (`node` is its NodeInfo), already normalized to
+  // [0, MaxNodeScore]. REQUIRES: `node_id` was among the feasible nodes of the last PreScore.
+  virtual std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const = 0;
 };
 
 inline constexpr std::int64_t kMaxNodeScore = 100;

@@ -824,14 +824,8 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
       Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
         const std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
         const std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
-        const auto note_preferred = [&](std::string_view ak, const V& av) {
-          if (ak == kPreferred && NonEmptyList(av)) {
-            spec.NoteUse(UnmodeledField::kPreferredAffinity);
-          }
-        };
         if (k == "nodeAffinity") {
           Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
-            note_preferred(ak, av);
             if (ak == kRequired && av.type() != NodeType::kNull) {
               spec.affinity.node_affinity_required = DecodeNodeSelector(av, ap);
             } else if (ak == kPreferred) {
@@ -845,7 +839,6 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
           auto& preferred = anti ? spec.affinity.pod_anti_affinity_preferred
                                  : spec.affinity.pod_affinity_preferred;
           Fields(f, fp, [&](std::string_view ak, const V& av, const Path& ap) {
-            note_preferred(ak, av);
             if (ak == kRequired) {
               terms = DecodePodAffinityTerms(av, ap);
             } else if (ak == kPreferred) {

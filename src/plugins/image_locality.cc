@@ -116,3 +116,25 @@ std::int64_t ImageLocalityScore(const PodSpec& pod, const Node& node, const Imag
 }
 
 }  // namespace kpsim::plugins
+
+namespace kpsim::engine {
+
+ImageLocality::ImageLocality(const ClusterModel& model) {
+  for (const NodeInfo& node : model.nodes()) counts_.AddNode(*node.api);
+}
+
+void ImageLocality::PreScore(const PodInfo& pod, std::span<const NodeId> /*feasible*/) {
+  any_image_present_ = std::any_of(
+      pod.pod.spec.images.begin(), pod.pod.spec.images.end(), [&](const std::string& image) {
+        return counts_.NumNodes(plugins::NormalizedImageName(image)) > 0;
+      });
+}
+
+// Mirrors `ImageLocality.Score` (totalNumNodes: all nodes of the snapshot).
+std::int64_t ImageLocality::Score(const PodInfo& pod, NodeId /*node_id*/,
+                                  const NodeInfo& node) const {
+  if (!any_image_present_) return 0;
+  return plugins::ImageLocalityScore(pod.pod.spec, *node.api, counts_);
+}
+
+}  // namespace kpsim::engine

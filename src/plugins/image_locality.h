@@ -10,12 +10,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "framework/plugin.h"
 #include "kpsim/api/types.h"
 #include "plugins/scores.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::plugins {
 
@@ -65,3 +68,23 @@ std::int64_t CalculateImagePriority(std::int64_t sum_scores, std::int64_t num_co
 std::int64_t ImageLocalityScore(const PodSpec& pod, const Node& node, const ImageCounts& counts);
 
 }  // namespace kpsim::plugins
+
+namespace kpsim::engine {
+
+// ImageLocality in the cycle (weight 1): `plugins::ImageLocalityScore` of the node against the
+// image spread of all the model's nodes (counted once: kpsim's nodes never change). Upstream has
+// no PreScore or NormalizeScore for it; ours only notices that none of the pod's images is on
+// any node, where every node scores `CalculateImagePriority(0, n)` = 0 anyway.
+class ImageLocality final : public ScorePlugin {
+ public:
+  explicit ImageLocality(const ClusterModel& model);
+  std::string_view name() const override { return plugins::kImageLocalityName; }
+  void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
+  std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+
+ private:
+  plugins::ImageCounts counts_;
+  bool any_image_present_ = false;  // some node holds one of this cycle's pod's images
+};
+
+}  // namespace kpsim::engine

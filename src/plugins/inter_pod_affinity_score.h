@@ -10,11 +10,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "framework/plugin.h"
 #include "kpsim/api/types.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::plugins {
 
@@ -75,3 +78,58 @@ void InterPodAffinityNormalizeScore(const TopologyScore& topology_score,
                                     std::vector<std::int64_t>& scores);
 
 }  // namespace kpsim::plugins
+
+namespace kpsim::engine {
+
+// InterPodAffinity's score in the cycle (weight 2). PreScore builds upstream's topology score
+// over the pods on the model's nodes as they are now (pods Assume'd in a pod-group cycle
+// included), Score sums it per node, NormalizeScore ranges over the feasible nodes.
+//
+// Upstream walks every pod of every node when the incoming pod has preferred terms, else the
+// pods with affinity (`HavePodsWithAffinityList`), on every cycle. We keep the bound pods grouped
+// into classes of what `processExistingPod` reads of them (namespace, labels, pod (anti-)affinity
+// terms) with their count per node, caught up from the model's change log: a term is matched
+// once per class and added `count` times per node, which sums to the same topology score.
+// The classes are a cache of the model (rebuilt from its change log, never a source of truth);
+// with NDEBUG unset every topology score is checked against `InterPodAffinityPreScore` over
+// every pod.
+class InterPodAffinityScore final : public ScorePlugin {
+ public:
+  explicit InterPodAffinityScore(ClusterModel& model);
+  std::string_view name() const override { return plugins::kInterPodAffinityName; }
+  // Mirrors `InterPodAffinity.PreScore`: Skip (every node 0) when the pod has no preferred
+  // (anti-)affinity terms and no bound pod has pod (anti-)affinity terms, or when no term
+  // counts anywhere (an empty topology score).
+  void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
+  std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+
+ private:
+  // Bound pods alike for `processExistingPod`: same namespace, labels and affinity.
+  struct PodClass {
+    PodId representative = kNoId;
+    bool has_affinity = false;  // upstream `podWithAffinity`: some pod (anti-)affinity term
+    std::map<NodeId, std::int64_t> nodes;  // node -> pods of the class on it (> 0)
+  };
+  void CatchUp();
+  std::int32_t ClassOf(PodId pod);
+  void Count(NodeId node, PodId pod, std::int64_t delta);
+  // `processTerm` for every node of `cls`: adds `weight * multiplier` per pod of the class to
+  // the node's value of the term's topology key, when `matches`.
+  void AddTerm(const PodClass& cls, const PodAffinityTerm& term, std::int64_t weight,
+               std::int64_t multiplier);
+
+  ClusterModel& model_;
+  plugins::NamespaceLabelsFn namespace_labels_;
+  std::vector<PodClass> classes_;
+  std::map<std::string, std::vector<std::int32_t>, std::less<>> classes_by_labels_;
+  std::vector<std::int32_t> class_of_pod_;     // by pod id; -1: not classified yet
+  std::vector<std::vector<PodId>> counted_;    // by node: the pods counted in `classes_`
+  std::size_t log_pos_ = 0;                    // into `model_.change_log()`
+  std::int64_t bound_with_affinity_ = 0;       // counted pods whose class has affinity
+  // This cycle.
+  bool skip_ = true;
+  plugins::TopologyScore topology_score_;
+  std::vector<std::int64_t> scores_;  // normalized, by node id (feasible nodes only)
+};
+
+}  // namespace kpsim::engine

@@ -38,3 +38,28 @@ void NodeAffinityNormalizeScore(std::vector<std::int64_t>& scores) {
 }
 
 }  // namespace kpsim::plugins
+
+namespace kpsim::engine {
+
+// Mirrors `NodeAffinity.PreScore` (Skip without preferred terms), `Score` per feasible node and
+// `NormalizeScore` over them.
+void NodeAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId> feasible) {
+  const Affinity& affinity = pod.pod.spec.affinity;
+  skip_ = affinity.node_affinity_preferred.empty();
+  if (skip_) return;
+  std::vector<std::int64_t> raw;
+  raw.reserve(feasible.size());
+  for (NodeId id : feasible) {
+    raw.push_back(plugins::NodeAffinityScore(affinity, *model_.nodes()[static_cast<std::size_t>(id)].api));
+  }
+  plugins::NodeAffinityNormalizeScore(raw);
+  scores_.resize(model_.nodes().size());
+  for (std::size_t i = 0; i < feasible.size(); ++i) scores_[static_cast<std::size_t>(feasible[i])] = raw[i];
+}
+
+std::int64_t NodeAffinityScore::Score(const PodInfo& /*pod*/, NodeId node_id,
+                                      const NodeInfo& /*node*/) const {
+  return skip_ ? 0 : scores_[static_cast<std::size_t>(node_id)];
+}
+
+}  // namespace kpsim::engine

@@ -7,10 +7,13 @@
 // The plugin's `addedAffinity` argument is not modeled (the default profile sets none).
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "framework/plugin.h"
 #include "kpsim/api/types.h"
+#include "snapshot/cluster.h"
 
 namespace kpsim::plugins {
 
@@ -34,3 +37,23 @@ void DefaultNormalizeScore(std::int64_t max_priority, bool reverse,
 void NodeAffinityNormalizeScore(std::vector<std::int64_t>& scores);
 
 }  // namespace kpsim::plugins
+
+namespace kpsim::engine {
+
+// NodeAffinity's score in the cycle (weight 2): `plugins::NodeAffinityScore` of every feasible
+// node, normalized over them (`NodeAffinityNormalizeScore`). Mirrors `NodeAffinity.PreScore`:
+// a pod without preferred node affinity terms is skipped (every node scores 0).
+class NodeAffinityScore final : public ScorePlugin {
+ public:
+  explicit NodeAffinityScore(const ClusterModel& model) : model_(model) {}
+  std::string_view name() const override { return plugins::kNodeAffinityName; }
+  void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
+  std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+
+ private:
+  const ClusterModel& model_;
+  bool skip_ = true;                  // this cycle's PreScore returned Skip
+  std::vector<std::int64_t> scores_;  // normalized, by node id (feasible nodes only)
+};
+
+}  // namespace kpsim::engine

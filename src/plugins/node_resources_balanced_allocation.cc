@@ -6,7 +6,7 @@
 
 namespace kpsim::engine {
 
-std::int64_t NodeResourcesBalancedAllocation::Score(const PodInfo& pod, const NodeInfo& node) const {
+std::int64_t NodeResourcesBalancedAllocation::Score(const PodInfo& pod, NodeId /*node_id*/, const NodeInfo& node) const {
   const ResourceList& alloc = node.allocatable;
   std::array<double, 2> fractions{};
   std::size_t n = 0;

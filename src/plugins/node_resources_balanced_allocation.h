@@ -14,7 +14,7 @@ namespace kpsim::engine {
 class NodeResourcesBalancedAllocation final : public ScorePlugin {
  public:
   std::string_view name() const override { return "NodeResourcesBalancedAllocation"; }
-  std::int64_t Score(const PodInfo& pod, const NodeInfo& node) const override;
+  std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
 };
 
 }  // namespace kpsim::engine

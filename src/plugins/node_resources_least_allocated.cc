@@ -7,7 +7,7 @@ std::int64_t LeastRequestedScore(std::int64_t requested, std::int64_t capacity) 
   return (capacity - requested) * kMaxNodeScore / capacity;
 }
 
-std::int64_t NodeResourcesLeastAllocated::Score(const PodInfo& pod, const NodeInfo& node) const {
+std::int64_t NodeResourcesLeastAllocated::Score(const PodInfo& pod, NodeId /*node_id*/, const NodeInfo& node) const {
   const ResourceList& alloc = node.allocatable;
   return (LeastRequestedScore(node.nonzero_cpu + pod.nonzero_cpu, alloc.milli_cpu) +
           LeastRequestedScore(node.nonzero_memory + pod.nonzero_memory, alloc.memory)) /

@@ -15,7 +15,7 @@ namespace kpsim::engine {
 class NodeResourcesLeastAllocated final : public ScorePlugin {
  public:
   std::string_view name() const override { return "NodeResourcesFit"; }
-  std::int64_t Score(const PodInfo& pod, const NodeInfo& node) const override;
+  std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
 };
 
 // leastRequestedScore: (capacity - requested) * MaxNodeScore / capacity, 0 when over capacity.

@@ -2,8 +2,11 @@
 
 #include <memory>
 
+#include "plugins/image_locality.h"
 #include "plugins/inter_pod_affinity.h"
+#include "plugins/inter_pod_affinity_score.h"
 #include "plugins/node_affinity.h"
+#include "plugins/node_affinity_score.h"
 #include "plugins/node_name.h"
 #include "plugins/node_ports.h"
 #include "plugins/node_resources_balanced_allocation.h"
@@ -31,11 +34,16 @@ FilterPlugins NewFilterPlugins(ClusterModel& model) {
   return filters;
 }
 
-ScorePlugins NewScorePlugins(const ClusterModel& model) {
+// The default profile's score plugins with their weights (getDefaultPlugins, pkg/scheduler/apis/
+// config/v1/default_plugins.go).
+ScorePlugins NewScorePlugins(ClusterModel& model) {
   ScorePlugins scores;
   scores.push_back({std::make_unique<NodeResourcesLeastAllocated>(), 1});
   scores.push_back({std::make_unique<NodeResourcesBalancedAllocation>(), 1});
   scores.push_back({std::make_unique<TaintTolerationScore>(model), 3});
+  scores.push_back({std::make_unique<NodeAffinityScore>(model), 2});
+  scores.push_back({std::make_unique<ImageLocality>(model), 1});
+  scores.push_back({std::make_unique<InterPodAffinityScore>(model), 2});
   return scores;
 }
 

@@ -12,7 +12,8 @@ namespace kpsim::engine {
 // The filter plugins of `model`'s cycles, in the default profile's order; node-local ones first.
 FilterPlugins NewFilterPlugins(ClusterModel& model);
 
-// The score plugins with their weights in the default profile.
-ScorePlugins NewScorePlugins(const ClusterModel& model);
+// The score plugins with their weights in the default profile (InterPodAffinity's reads the
+// namespaces' labels, which the model interns on first use).
+ScorePlugins NewScorePlugins(ClusterModel& model);
 
 }  // namespace kpsim::engine

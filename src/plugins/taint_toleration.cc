@@ -62,7 +62,7 @@ void TaintTolerationScore::PreScore(const PodInfo& pod, std::span<const NodeId> 
   }
 }
 
-std::int64_t TaintTolerationScore::Score(const PodInfo& pod, const NodeInfo& node) const {
+std::int64_t TaintTolerationScore::Score(const PodInfo& pod, NodeId /*node_id*/, const NodeInfo& node) const {
   // Reverse-normalized over the feasible nodes (DefaultNormalizeScore with reverse).
   if (max_count_ <= 0) return kMaxNodeScore;
   const std::int64_t count = IntolerablePreferNoSchedule(*node.api, pod.pod.spec.tolerations);

@@ -32,7 +32,7 @@ class TaintTolerationScore final : public ScorePlugin {
   explicit TaintTolerationScore(const ClusterModel& model) : model_(model) {}
   std::string_view name() const override { return "TaintToleration"; }
   void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
-  std::int64_t Score(const PodInfo& pod, const NodeInfo& node) const override;
+  std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
 
  private:
   const ClusterModel& model_;

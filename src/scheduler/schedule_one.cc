@@ -49,7 +49,7 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
 std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id) {
   const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
   std::int64_t total = 0;
-  for (const WeightedScorePlugin& score : scores_) total += score.weight * score.plugin->Score(pod, node);
+  for (const WeightedScorePlugin& score : scores_) total += score.weight * score.plugin->Score(pod, node_id, node);
   return total;
 }
 

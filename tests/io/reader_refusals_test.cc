@@ -73,6 +73,23 @@ spec:
   EXPECT_EQ(pod.spec.termination_grace_period_seconds, 86400);
 }
 
+// Preferred node affinity terms are scored (NodeAffinity's score): decoded, nothing noted.
+TEST(ReaderUnmodeledTest, PreferredNodeAffinityIsNotNoted) {
+  const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
+metadata: {name: picky}
+spec:
+  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 5
+        preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}
+  containers: [{name: c}]
+)",
+                                             "c.yaml"));
+  EXPECT_EQ(pod.spec.affinity.node_affinity_preferred.size(), 1U);
+  EXPECT_EQ(pod.spec.unmodeled, 0U);
+}
+
 TEST(ReaderUnmodeledTest, FieldsKubeSchedulerReadsAreNoted) {
   const Pod pod = Only<Pod>(ReadManifestText(R"(kind: Pod
 metadata: {name: busy}
@@ -95,7 +112,8 @@ spec:
   // schedulingGates is modelled (SchedulingGates PreEnqueue): decoded, not noted.
   EXPECT_EQ(pod.spec.scheduling_gates, (std::vector<std::string>{"wait"}));
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kTopologySpread));
-  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kPreferredAffinity));
+  // Preferred pod anti-affinity is scored (InterPodAffinity's score): decoded, not noted.
+  EXPECT_EQ(pod.spec.affinity.pod_anti_affinity_preferred.size(), 1U);
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kVolumes));
   EXPECT_FALSE(pod.spec.Uses(UnmodeledField::kResourceClaims));
   // Host ports are modelled (NodePorts): decoded, not noted.

@@ -55,8 +55,9 @@ TEST(RegistryTest, ScorePluginsCarryTheDefaultWeights) {
     weights.push_back(s.weight);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"NodeResourcesFit", "NodeResourcesBalancedAllocation",
-                                             "TaintToleration"}));
-  EXPECT_EQ(weights, (std::vector<std::int64_t>{1, 1, 3}));
+                                             "TaintToleration", "NodeAffinity",
+                                             "ImageLocality", "InterPodAffinity"}));
+  EXPECT_EQ(weights, (std::vector<std::int64_t>{1, 1, 3, 2, 1, 2}));
 }
 
 }  // namespace

@@ -121,6 +121,39 @@ class PodBuilder {
     pod_.spec.host_ports.push_back(kpsim::HostPort{port, std::move(protocol), std::move(ip)});
     return *this;
   }
+  // A container image (`PodSpec::images`, ImageLocality).
+  PodBuilder& Image(std::string image) {
+    pod_.spec.images.push_back(std::move(image));
+    return *this;
+  }
+  // A preferred node affinity term: `weight` on nodes labelled `key=value`.
+  PodBuilder& PreferNode(std::int32_t weight, std::string key, std::string value) {
+    NodeSelectorTerm term;
+    term.match_expressions.push_back(
+        NodeSelectorRequirement{std::move(key), NodeSelectorOperator::kIn, {std::move(value)}});
+    pod_.spec.affinity.node_affinity_preferred.push_back({weight, std::move(term)});
+    return *this;
+  }
+  // A preferred pod affinity (`anti` false) or anti-affinity term: `weight` for the topology
+  // domains (`topology_key`) of pods labelled `key=value`.
+  PodBuilder& PreferPods(std::int32_t weight, std::string key, std::string value,
+                         std::string topology_key, bool anti = false) {
+    PodAffinityTerm term;
+    term.label_selector = LabelSelector{{{std::move(key), std::move(value)}}, {}};
+    term.topology_key = std::move(topology_key);
+    (anti ? pod_.spec.affinity.pod_anti_affinity_preferred
+          : pod_.spec.affinity.pod_affinity_preferred)
+        .push_back({weight, std::move(term)});
+    return *this;
+  }
+  // A required pod affinity term: pods labelled `key=value` in the same `topology_key` domain.
+  PodBuilder& RequirePods(std::string key, std::string value, std::string topology_key) {
+    PodAffinityTerm term;
+    term.label_selector = LabelSelector{{{std::move(key), std::move(value)}}, {}};
+    term.topology_key = std::move(topology_key);
+    pod_.spec.affinity.pod_affinity_required.push_back(std::move(term));
+    return *this;
+  }
   PodBuilder& Created(WallTime t) { pod_.meta.creation_timestamp = t; return *this; }
   PodBuilder& StartTime(WallTime t) { pod_.status.start_time = t; return *this; }
   PodBuilder& Phase(std::string phase) { pod_.status.phase = std::move(phase); return *this; }
@@ -152,6 +185,11 @@ class NodeBuilder {
     return *this;
   }
   NodeBuilder& Unschedulable() { node_.unschedulable = true; return *this; }
+  // status.images[]: an image held under `name`, of `size_bytes`.
+  NodeBuilder& Image(std::string name, std::int64_t size_bytes) {
+    node_.images.push_back(ContainerImage{{std::move(name)}, size_bytes});
+    return *this;
+  }
   Node Build() const { return node_; }
 
  private:

@@ -333,11 +333,10 @@ struct PodCondition {
 // (a bit each in `PodSpec::unmodeled`) so the run can say how many pods use each.
 enum class UnmodeledField : std::uint8_t {
   kVolumes,            // PVC, ephemeral, CSI and cloud-disk volumes (Volume* plugins)
-  kTopologySpread,     // spec.topologySpreadConstraints (PodTopologySpread)
-  kPreferredAffinity,  // preferredDuringScheduling... affinity terms (scores only)
+  kTopologySpread,     // ScheduleAnyway topology spread constraints (PodTopologySpread scoring)
   kResourceClaims,     // spec.resourceClaims (DynamicResources)
 };
-inline constexpr int kUnmodeledFieldCount = 4;
+inline constexpr int kUnmodeledFieldCount = 3;
 // The field as a person reads it in a manifest, and the kube-scheduler plugin that reads it.
 std::string_view UnmodeledFieldName(UnmodeledField field);
 std::string_view UnmodeledFieldPlugin(UnmodeledField field);
