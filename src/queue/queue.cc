@@ -71,40 +71,34 @@ SimTime CeilToSecond(SimTime t) {
 SchedulingQueue::SchedulingQueue(ClusterModel& model, QueueOptions options)
     : model_(model), options_(options) {}
 
-std::size_t SchedulingQueue::Slot(PodId entity) {
-  // Pods at even slots, groups (negative ids) at odd ones.
-  return entity >= 0 ? static_cast<std::size_t>(entity) * 2
-                     : static_cast<std::size_t>(-static_cast<std::int64_t>(entity) - 1) * 2 + 1;
+std::int64_t SchedulingQueue::PriorityOf(QueueEntity entity) const {
+  if (!entity.is_group()) return model_.pods()[static_cast<std::size_t>(entity.pod())].priority;
+  return model_.groups()[static_cast<std::size_t>(entity.group())].priority;
 }
 
-std::int64_t SchedulingQueue::PriorityOf(PodId entity) const {
-  if (entity >= 0) return model_.pods()[static_cast<std::size_t>(entity)].priority;
-  return model_.groups()[static_cast<std::size_t>(GroupOf(entity))].priority;
-}
-
-SchedulingQueue::Entry& SchedulingQueue::entry(PodId pod) {
-  const auto i = Slot(pod);
+SchedulingQueue::Entry& SchedulingQueue::entry(QueueEntity entity) {
+  const auto i = entity.slot();
   if (entries_.size() <= i) entries_.resize(i + 1);
   return entries_[i];
 }
 
-SchedulingQueue::ActiveKey SchedulingQueue::KeyOf(PodId pod) const {
-  const Entry& e = entries_[Slot(pod)];
-  return {-PriorityOf(pod), e.timestamp, e.seq, pod};
+SchedulingQueue::ActiveKey SchedulingQueue::KeyOf(QueueEntity entity) const {
+  const Entry& e = entries_[entity.slot()];
+  return {-PriorityOf(entity), e.timestamp, e.seq, entity};
 }
 
-SchedulingQueue::BackoffKey SchedulingQueue::BackoffKeyOf(PodId pod) const {
-  const Entry& e = entries_[Slot(pod)];
-  return {e.backoff_expiry, -PriorityOf(pod), e.timestamp, e.seq, pod};
+SchedulingQueue::BackoffKey SchedulingQueue::BackoffKeyOf(QueueEntity entity) const {
+  const Entry& e = entries_[entity.slot()];
+  return {e.backoff_expiry, -PriorityOf(entity), e.timestamp, e.seq, entity};
 }
 
-SimDuration SchedulingQueue::BackoffDuration(PodId entity, int attempts) const {
+SimDuration SchedulingQueue::BackoffDuration(QueueEntity entity, int attempts) const {
   if (attempts <= 0 || options_.max_backoff.count() == 0) return SimDuration{0};
   SimDuration cap = options_.max_backoff;
-  if (entity < 0) {
-    // Multi-pod entities: the cap grows with the square root of their size.
+  if (entity.is_group()) {
+    // Multi-entity entities: the cap grows with the square root of their size.
     std::size_t size = 0;
-    for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(GroupOf(entity))].leaves) {
+    for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(entity.group())].leaves) {
       size += model_.groups()[static_cast<std::size_t>(leaf)].members.size();
     }
     cap = SimDuration{static_cast<std::int64_t>(static_cast<double>(cap.count()) *
@@ -115,68 +109,68 @@ SimDuration SchedulingQueue::BackoffDuration(PodId entity, int attempts) const {
   return std::min(d, cap);
 }
 
-void SchedulingQueue::Detach(PodId pod) {
-  Entry& e = entry(pod);
+void SchedulingQueue::Detach(QueueEntity entity) {
+  Entry& e = entry(entity);
   switch (e.where) {
-    case Where::kActive: active_.erase(KeyOf(pod)); break;
-    case Where::kBackoff: BackoffOf(e).erase(BackoffKeyOf(pod)); break;
-    case Where::kUnschedulable: PoolErase(pod); break;
+    case Where::kActive: active_.erase(KeyOf(entity)); break;
+    case Where::kBackoff: BackoffOf(e).erase(BackoffKeyOf(entity)); break;
+    case Where::kUnschedulable: PoolErase(entity); break;
     case Where::kNone: break;
   }
   e.where = Where::kNone;
   e.error = false;
 }
 
-void SchedulingQueue::Add(PodId pod, SimTime now) {
-  Detach(pod);
-  Entry& e = entry(pod);
+void SchedulingQueue::Add(QueueEntity entity, SimTime now) {
+  Detach(entity);
+  Entry& e = entry(entity);
   e.timestamp = now;
   e.seq = next_seq_++;
   e.where = Where::kActive;
-  active_.insert(KeyOf(pod));
+  active_.insert(KeyOf(entity));
 }
 
-std::optional<PodId> SchedulingQueue::Pop() {
+std::optional<QueueEntity> SchedulingQueue::Pop() {
   if (!active_.empty()) {
-    const PodId pod = std::get<3>(*active_.begin());
+    const QueueEntity entity = std::get<3>(*active_.begin());
     active_.erase(active_.begin());
-    entry(pod).where = Where::kNone;
-    return pod;
+    entry(entity).where = Where::kNone;
+    return entity;
   }
   if (options_.pop_from_backoff_q && !backoff_.empty()) {
-    const PodId pod = std::get<4>(*backoff_.begin());
+    const QueueEntity entity = std::get<4>(*backoff_.begin());
     backoff_.erase(backoff_.begin());
-    entry(pod).where = Where::kNone;
-    return pod;
+    entry(entity).where = Where::kNone;
+    return entity;
   }
   return std::nullopt;
 }
 
-void SchedulingQueue::AddUnschedulable(PodId pod, PluginMask rejectors, SimTime now) {
-  Detach(pod);
-  Entry& e = entry(pod);
+void SchedulingQueue::AddUnschedulable(QueueEntity entity, PluginMask rejectors, SimTime now) {
+  Detach(entity);
+  Entry& e = entry(entity);
   e.attempts += 1;
   e.timestamp = now;
   e.seq = next_seq_++;
   e.rejectors = rejectors;
   e.progress_seen = model_.progress_generation();
-  SimTime expiry = now + BackoffDuration(pod, e.attempts);
+  SimTime expiry = now + BackoffDuration(entity, e.attempts);
   e.backoff_expiry = options_.pop_from_backoff_q ? FloorToSecond(expiry) : expiry;
   if (rejectors == 0) {
     // No plugin rejected it (an error, e.g. ErrNoNodesAvailable): queueAfterBackoff, in the
     // error backoffQ (determineSchedulingHintForInFlightPod).
     e.where = Where::kBackoff;
     e.error = true;
-    error_backoff_.insert(BackoffKeyOf(pod));
+    error_backoff_.insert(BackoffKeyOf(entity));
     return;
   }
   e.where = Where::kUnschedulable;
-  PoolInsert(pod);
+  PoolInsert(entity);
 }
 
-void SchedulingQueue::Remove(PodId pod) { Detach(pod); }
+void SchedulingQueue::Remove(QueueEntity entity) { Detach(entity); }
 
-void SchedulingQueue::Activate(PodId entity, SimTime now) {
+void SchedulingQueue::Activate(QueueEntity entity, SimTime now) {
   const Where where = entry(entity).where;
   if (where == Where::kNone) {
     Add(entity, now);
@@ -185,14 +179,14 @@ void SchedulingQueue::Activate(PodId entity, SimTime now) {
   }
 }
 
-bool SchedulingQueue::IsUnschedulable(PodId pod) const {
-  const auto i = Slot(pod);
+bool SchedulingQueue::IsUnschedulable(QueueEntity entity) const {
+  const auto i = entity.slot();
   return i < entries_.size() && entries_[i].where == Where::kUnschedulable;
 }
 
-void SchedulingQueue::PoolInsert(PodId pod) {
-  unschedulable_.insert(PoolKeyOf(pod));
-  const PluginMask rejectors = entries_[Slot(pod)].rejectors;
+void SchedulingQueue::PoolInsert(QueueEntity entity) {
+  unschedulable_.insert(PoolKeyOf(entity));
+  const PluginMask rejectors = entries_[entity.slot()].rejectors;
   for (unsigned bit = 0; bit < pool_plugins_.size(); ++bit) {
     if (rejectors & (PluginMask{1} << bit)) {
       if (pool_plugins_[bit]++ == 0) pool_mask_ |= PluginMask{1} << bit;
@@ -200,9 +194,9 @@ void SchedulingQueue::PoolInsert(PodId pod) {
   }
 }
 
-void SchedulingQueue::PoolErase(PodId pod) {
-  unschedulable_.erase(PoolKeyOf(pod));
-  const PluginMask rejectors = entries_[Slot(pod)].rejectors;
+void SchedulingQueue::PoolErase(QueueEntity entity) {
+  unschedulable_.erase(PoolKeyOf(entity));
+  const PluginMask rejectors = entries_[entity.slot()].rejectors;
   for (unsigned bit = 0; bit < pool_plugins_.size(); ++bit) {
     if (rejectors & (PluginMask{1} << bit)) {
       if (--pool_plugins_[bit] == 0) pool_mask_ &= ~(PluginMask{1} << bit);
@@ -210,25 +204,25 @@ void SchedulingQueue::PoolErase(PodId pod) {
   }
 }
 
-void SchedulingQueue::MoveOut(PodId pod, SimTime now) {
-  PoolErase(pod);
-  Entry& e = entry(pod);
+void SchedulingQueue::MoveOut(QueueEntity entity, SimTime now) {
+  PoolErase(entity);
+  Entry& e = entry(entity);
   if (e.backoff_expiry > now) {
     e.where = Where::kBackoff;
-    backoff_.insert(BackoffKeyOf(pod));
+    backoff_.insert(BackoffKeyOf(entity));
   } else {
     e.where = Where::kActive;
-    active_.insert(KeyOf(pod));
+    active_.insert(KeyOf(entity));
   }
 }
 
-bool SchedulingQueue::Helps(PodId entity, PluginMask rejectors, ClusterEvent event,
+bool SchedulingQueue::Helps(QueueEntity entity, PluginMask rejectors, ClusterEvent event,
                             PodId subject) const {
   const PluginMask registered = rejectors & RegisteredFor(event);
   if (registered == 0) return false;
   // Pod groups, and events whose object is unknown: every registered plugin answers Queue.
-  if (entity < 0 || subject == kNoId || event == ClusterEvent::kNodeAdd) return true;
-  const PodInfo& target = model_.pods()[static_cast<std::size_t>(entity)];
+  if (entity.is_group() || subject == kNoId || event == ClusterEvent::kNodeAdd) return true;
+  const PodInfo& target = model_.pods()[static_cast<std::size_t>(entity.pod())];
   const PodInfo& other = model_.pods()[static_cast<std::size_t>(subject)];
   if (registered & MaskOf(PluginId::kDefaultPreemption)) return true;
   if ((registered & MaskOf(PluginId::kNodeResourcesFit)) && event == ClusterEvent::kAssignedPodDelete) {
@@ -264,36 +258,36 @@ bool SchedulingQueue::Helps(PodId entity, PluginMask rejectors, ClusterEvent eve
 void SchedulingQueue::OnEvent(ClusterEvent event, PodId subject, SimTime now) {
   // No pooled entity was rejected by a plugin registered for the event: nothing to ask.
   if ((pool_mask_ & RegisteredFor(event)) == 0) return;
-  std::vector<PodId> moving;
+  std::vector<QueueEntity> moving;
   for (const PoolKey& key : unschedulable_) {
-    const PodId pod = std::get<2>(key);
-    if (Helps(pod, entries_[Slot(pod)].rejectors, event, subject)) moving.push_back(pod);
+    const QueueEntity entity = std::get<2>(key);
+    if (Helps(entity, entries_[entity.slot()].rejectors, event, subject)) moving.push_back(entity);
   }
-  for (PodId pod : moving) MoveOut(pod, now);
+  for (QueueEntity entity : moving) MoveOut(entity, now);
 }
 
 void SchedulingQueue::Flush(SimTime now) {
   const SimTime flush_at = options_.pop_from_backoff_q ? now : FloorToSecond(now);
   for (std::set<BackoffKey>* queue : {&backoff_, &error_backoff_}) {
     while (!queue->empty() && std::get<0>(*queue->begin()) <= flush_at) {
-      const PodId pod = std::get<4>(*queue->begin());
+      const QueueEntity entity = std::get<4>(*queue->begin());
       queue->erase(queue->begin());
-      Entry& e = entry(pod);
+      Entry& e = entry(entity);
       e.where = Where::kActive;
       e.error = false;
-      active_.insert(KeyOf(pod));
+      active_.insert(KeyOf(entity));
     }
   }
   // flushUnschedulablePodsLeftover runs on every 30 s tick.
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
   if (now.time_since_epoch().count() % interval != 0) return;
-  std::vector<PodId> moving;
+  std::vector<QueueEntity> moving;
   for (const PoolKey& key : unschedulable_) {
-    const Entry& e = entries_[Slot(std::get<2>(key))];
+    const Entry& e = entries_[(std::get<2>(key)).slot()];
     if (now - e.timestamp <= options_.max_in_unschedulable) break;  // the rest is younger
     if (e.progress_seen != model_.progress_generation()) moving.push_back(std::get<2>(key));
   }
-  for (PodId pod : moving) MoveOut(pod, now);
+  for (QueueEntity entity : moving) MoveOut(entity, now);
 }
 
 std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
@@ -309,14 +303,14 @@ std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
   for (const BackoffKey& key : error_backoff_) {
     // An error retry that has seen no progress since its attempt would fail again identically:
     // it is no reason for the clock to advance (else pods with no nodes retry forever).
-    if (entries_[Slot(std::get<4>(key))].progress_seen == model_.progress_generation()) continue;
+    if (entries_[(std::get<4>(key)).slot()].progress_seen == model_.progress_generation()) continue;
     consider_expiry(std::get<0>(key));
     break;
   }
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
   for (const PoolKey& key : unschedulable_) {
-    const Entry& e = entries_[Slot(std::get<2>(key))];
-    // A pod that has seen no progress since its attempt would fail again identically.
+    const Entry& e = entries_[(std::get<2>(key)).slot()];
+    // A entity that has seen no progress since its attempt would fail again identically.
     if (e.progress_seen == model_.progress_generation()) continue;
     const std::int64_t due = (e.timestamp + options_.max_in_unschedulable).time_since_epoch().count();
     std::int64_t tick = (due / interval + 1) * interval;  // first tick strictly after `due`

@@ -6,6 +6,7 @@
 // rejected them cares about the event.
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -29,27 +30,54 @@ struct QueueOptions {
   bool pop_from_backoff_q = true;  // SchedulerPopFromBackoffQ
 };
 
-// Entities are pods (their PodId) or root pod groups (`GroupEntity(root)`, negative ids).
-inline PodId GroupEntity(std::int32_t root) { return -root - 1; }
-inline std::int32_t GroupOf(PodId entity) { return -entity - 1; }
+// What the queue orders: a pod, or a root pod group scheduled as one (scheduleOnePodGroup).
+// Both are dense indexes of their own kind; the entity keeps which, so no id is ever negative or
+// needs decoding. A PodId converts implicitly (pods are the common case); a group is named with
+// QueueEntity::Group.
+class QueueEntity {
+ public:
+  QueueEntity(PodId pod) : slot_(static_cast<std::uint32_t>(pod) * 2) { assert(pod >= 0); }  // NOLINT
+  static QueueEntity Group(std::int32_t root) {
+    assert(root >= 0);
+    QueueEntity e(0);
+    e.slot_ = static_cast<std::uint32_t>(root) * 2 + 1;
+    return e;
+  }
+  bool is_group() const { return (slot_ & 1) != 0; }
+  PodId pod() const {
+    assert(!is_group());
+    return static_cast<PodId>(slot_ / 2);
+  }
+  std::int32_t group() const {
+    assert(is_group());
+    return static_cast<std::int32_t>(slot_ / 2);
+  }
+  // Pods at even slots, groups at odd ones: one dense table serves both.
+  std::size_t slot() const { return slot_; }
+  friend auto operator<=>(const QueueEntity&, const QueueEntity&) = default;
+  friend bool operator==(const QueueEntity&, const QueueEntity&) = default;
+
+ private:
+  std::uint32_t slot_;
+};
 
 class SchedulingQueue {
  public:
   SchedulingQueue(ClusterModel& model, QueueOptions options);
 
   // A new pod (or one moved by an event) enters activeQ with queue timestamp `now`.
-  void Add(PodId pod, SimTime now);
+  void Add(QueueEntity entity, SimTime now);
   // Pops the next pod to schedule: activeQ's head, or (SchedulerPopFromBackoffQ) backoffQ's
   // head when activeQ is empty. nullopt when neither has a pod.
-  std::optional<PodId> Pop();
+  std::optional<QueueEntity> Pop();
   // After a failed attempt: the pod goes to the unschedulable pool, remembering which plugins
   // rejected it and the cluster progress it saw.
-  void AddUnschedulable(PodId pod, PluginMask rejectors, SimTime now);
+  void AddUnschedulable(QueueEntity entity, PluginMask rejectors, SimTime now);
   // Makes sure `entity` will be attempted: adds it if it is not queued, moves it out of the
   // unschedulable pool if it is there (a pod group whose new member just arrived).
-  void Activate(PodId entity, SimTime now);
+  void Activate(QueueEntity entity, SimTime now);
   // Forgets a pod (bound or deleted).
-  void Remove(PodId pod);
+  void Remove(QueueEntity entity);
 
   // A cluster event: moves pods for which a plugin that rejected them returns Queue from its
   // queueing hint, to backoffQ or activeQ. `subject` is the pod that was added or deleted
@@ -63,8 +91,8 @@ class SchedulingQueue {
   std::optional<SimTime> NextFlushTime(SimTime now) const;
 
   bool Empty() const { return active_.empty() && backoff_.empty() && error_backoff_.empty(); }
-  int attempts(PodId pod) const { return entries_[Slot(pod)].attempts; }
-  bool IsUnschedulable(PodId pod) const;
+  int attempts(QueueEntity entity) const { return entries_[entity.slot()].attempts; }
+  bool IsUnschedulable(QueueEntity entity) const;
 
  private:
   enum class Where : std::uint8_t { kNone, kActive, kBackoff, kUnschedulable };
@@ -78,20 +106,19 @@ class SchedulingQueue {
     SimTime backoff_expiry{};
     bool error = false;  // the last attempt failed with no rejecting plugin (an error)
   };
-  using ActiveKey = std::tuple<std::int64_t, SimTime, std::uint64_t, PodId>;  // -prio, ts, seq
-  using BackoffKey = std::tuple<SimTime, std::int64_t, SimTime, std::uint64_t, PodId>;
+  using ActiveKey = std::tuple<std::int64_t, SimTime, std::uint64_t, QueueEntity>;  // -prio, ts, seq
+  using BackoffKey = std::tuple<SimTime, std::int64_t, SimTime, std::uint64_t, QueueEntity>;
 
-  Entry& entry(PodId pod);
-  ActiveKey KeyOf(PodId pod) const;
-  BackoffKey BackoffKeyOf(PodId pod) const;
-  SimDuration BackoffDuration(PodId entity, int attempts) const;
-  static std::size_t Slot(PodId entity);
-  std::int64_t PriorityOf(PodId entity) const;
-  void MoveOut(PodId pod, SimTime now);  // from the pool to backoffQ or activeQ
-  void Detach(PodId pod);
+  Entry& entry(QueueEntity entity);
+  ActiveKey KeyOf(QueueEntity entity) const;
+  BackoffKey BackoffKeyOf(QueueEntity entity) const;
+  SimDuration BackoffDuration(QueueEntity entity, int attempts) const;
+  std::int64_t PriorityOf(QueueEntity entity) const;
+  void MoveOut(QueueEntity entity, SimTime now);  // from the pool to backoffQ or activeQ
+  void Detach(QueueEntity entity);
   std::set<BackoffKey>& BackoffOf(const Entry& e) { return e.error ? error_backoff_ : backoff_; }
   // isSchedulableAfter* of each plugin in `rejectors` for `entity` (QueueingHintFn).
-  bool Helps(PodId entity, PluginMask rejectors, ClusterEvent event, PodId subject) const;
+  bool Helps(QueueEntity entity, PluginMask rejectors, ClusterEvent event, PodId subject) const;
 
   ClusterModel& model_;
   QueueOptions options_;
@@ -103,12 +130,12 @@ class SchedulingQueue {
   std::set<BackoffKey> error_backoff_;
   // The unschedulable pool by (timestamp, seq): the leftover flush and NextFlushTime look at the
   // oldest entries only.
-  using PoolKey = std::tuple<SimTime, std::uint64_t, PodId>;
-  void PoolInsert(PodId pod);
-  void PoolErase(PodId pod);
-  PoolKey PoolKeyOf(PodId pod) const {
-    const Entry& e = entries_[Slot(pod)];
-    return {e.timestamp, e.seq, pod};
+  using PoolKey = std::tuple<SimTime, std::uint64_t, QueueEntity>;
+  void PoolInsert(QueueEntity entity);
+  void PoolErase(QueueEntity entity);
+  PoolKey PoolKeyOf(QueueEntity entity) const {
+    const Entry& e = entries_[entity.slot()];
+    return {e.timestamp, e.seq, entity};
   }
   std::set<PoolKey> unschedulable_;
   std::array<int, 32> pool_plugins_{};  // pool entities per rejecting plugin bit

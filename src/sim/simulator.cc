@@ -54,7 +54,7 @@ class Simulator {
     return q;
   }
 
-  void Schedule(PodId pod);
+  void Schedule(QueueEntity entity);  // a pod's cycle, or its root group's
   void ScheduleGroup(std::int32_t root);
   void Actuate(PodId preemptor, const Decision& decision);
   // Marks `victims` as preempted by `by` (and `by_group`), with graceful termination and
@@ -80,7 +80,7 @@ class Simulator {
   template <typename Diagnose>
   void Observe(Attempt attempt, Diagnose&& diagnose);
   std::string ReplacementName(const PodInfo& victim);
-  // Counts a preemption by `preemptor` (a pod, or a group's entity) and stops the run when it
+  // Counts a preemption by a pod (or a pod group) and stops the run when it
   // has preempted kPreemptionLoopLimit times: see the constant.
   // `counts` is preemptions_ (by PodId) or group_preemptions_ (by root group index).
   void CountPreemption(std::vector<std::int32_t>& counts, std::size_t id, const std::string& who,
@@ -295,7 +295,7 @@ void Simulator::Enqueue(PodId pod_id) {
   }
   pod.in_queue = true;
   if (pod.group != kNoId) {
-    queue_.Activate(GroupEntity(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
+    queue_.Activate(QueueEntity::Group(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
   } else {
     queue_.Add(pod_id, now_);
   }
@@ -388,7 +388,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
   // workload-aware preemption.
   ++round_;
   ++result_.stats.scheduling_attempts;
-  const PodId entity = GroupEntity(root);
+  const QueueEntity entity = QueueEntity::Group(root);
   GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
   const std::vector<PodId> pending = framework_.PendingMembers(root);
   if (pending.empty()) return;
@@ -474,14 +474,15 @@ void Simulator::ScheduleGroup(std::int32_t root) {
   queue_.AddUnschedulable(entity, placement.rejectors ? placement.rejectors : ~PluginMask{0}, now_);
 }
 
-void Simulator::Schedule(PodId pod_id) {
+void Simulator::Schedule(QueueEntity entity) {
   // ScheduleOne: the skip checks first (skipPodSchedule), then one decision, which the observer
   // may diagnose before it is applied.
   framework_.SetNow(now_);
-  if (pod_id < 0) {
-    ScheduleGroup(GroupOf(pod_id));
+  if (entity.is_group()) {
+    ScheduleGroup(entity.group());
     return;
   }
+  const PodId pod_id = entity.pod();
   ++round_;
   ++result_.stats.scheduling_attempts;
   PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
@@ -573,8 +574,8 @@ SimulationResult Simulator::Run() {
       ProcessTimed(t);
     }
     queue_.Flush(now_);
-    if (auto pod = queue_.Pop()) {
-      Schedule(*pod);
+    if (auto entity = queue_.Pop()) {
+      Schedule(*entity);
       if (stopped_) break;
       if (looping_) {
         result_.end_reason = "preemption-loop";

@@ -53,7 +53,7 @@ class QueueTest : public ::testing::Test {
   // Pops everything, in order.
   std::vector<PodId> Drain() {
     std::vector<PodId> out;
-    while (auto pod = queue_->Pop()) out.push_back(*pod);
+    while (auto entity = queue_->Pop()) out.push_back(entity->pod());
     return out;
   }
 
