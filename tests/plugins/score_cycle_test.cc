@@ -49,6 +49,21 @@ class ScoreCycleTest : public ::testing::Test, public CycleHarness {
   static std::vector<std::string> Times10(const std::string& node) {
     return std::vector<std::string>(10, node);
   }
+  // Node `ssd` (labelled disk=ssd, half full) and node `cached` (empty, holding the 3000Mi image
+  // registry.example.com/app:v1).
+  void AddSsdAndCachedNodes() {
+    AddNode(Node4("ssd").Label("disk", "ssd").Build());
+    AddNode(Node4("cached").Image("registry.example.com/app:v1", 3000 * kMiB).Build());
+    HalfFill("ssd");
+  }
+  // Pod `p` (100m, 100Mi) of that image, preferring disk=ssd with weight 1.
+  static kpsim::testing::PodBuilder ImagePodPreferringSsd() {
+    return std::move(MakePod("p")
+                         .Cpu("100m")
+                         .Memory("100Mi")
+                         .Image("registry.example.com/app:v1")
+                         .PreferNode(1, "disk", "ssd"));
+  }
 };
 
 // Setup: five identical empty nodes, one labelled disk=ssd; the pod prefers disk=ssd (weight 1).
@@ -67,15 +82,8 @@ TEST_F(ScoreCycleTest, NodeAffinityPreferredTermPicksTheMatchingNodeWhenResource
 // ImageLocality at weight 2, or the raw term weight (1) instead of the normalized 100, `cached`
 // would win.
 TEST_F(ScoreCycleTest, NodeAffinityWeightTwoOutweighsImageLocalityWeightOne) {
-  AddNode(Node4("ssd").Label("disk", "ssd").Build());
-  AddNode(Node4("cached").Image("registry.example.com/app:v1", 3000 * kMiB).Build());
-  HalfFill("ssd");
-  AddPod(MakePod("p")
-             .Cpu("100m")
-             .Memory("100Mi")
-             .Image("registry.example.com/app:v1")
-             .PreferNode(1, "disk", "ssd")
-             .Build());
+  AddSsdAndCachedNodes();
+  AddPod(ImagePodPreferringSsd().Build());
   EXPECT_EQ(ChosenOverSeeds("p"), Times10("ssd"));
 }
 
@@ -84,21 +92,13 @@ TEST_F(ScoreCycleTest, NodeAffinityWeightTwoOutweighsImageLocalityWeightOne) {
 // Expect: still `ssd`: NormalizeScore ranges over the feasible nodes, where `ssd`'s 1 is the
 // highest (100). Normalized over all nodes, `ssd` would get 100 * 1 / 51 = 1 and lose.
 TEST_F(ScoreCycleTest, NodeAffinityNormalizesOverTheFeasibleNodesOnly) {
-  AddNode(Node4("ssd").Label("disk", "ssd").Build());
-  AddNode(Node4("cached").Image("registry.example.com/app:v1", 3000 * kMiB).Build());
+  AddSsdAndCachedNodes();
   AddNode(Node4("gold")
               .Label("disk", "ssd")
               .Label("tier", "gold")
               .Taint("dedicated", "x", TaintEffect::kNoSchedule)
               .Build());
-  HalfFill("ssd");
-  AddPod(MakePod("p")
-             .Cpu("100m")
-             .Memory("100Mi")
-             .Image("registry.example.com/app:v1")
-             .PreferNode(1, "disk", "ssd")
-             .PreferNode(50, "tier", "gold")
-             .Build());
+  AddPod(ImagePodPreferringSsd().PreferNode(50, "tier", "gold").Build());
   EXPECT_EQ(ChosenOverSeeds("p"), Times10("ssd"));
 }
 
