@@ -1,7 +1,7 @@
 #pragma once
 
 // What a preemption dry run produces (victims, units, candidates) and pickOneNodeForPreemption's
-// tie-breakers as ONE table: the evaluator's PickCandidate and the class index's candidate order
+// tie-breakers as ONE table: the Evaluator's pick (TopCandidates) and the class index's candidate order
 // (CandidateKey) are both derived from kTieBreakers, so they cannot disagree.
 
 #include <array>

@@ -2,7 +2,7 @@
 
 // The decision record of each preemption (`PreemptionDecision` in kpsim/results.h), read off the
 // one tie-breaker table of pickOneNodeForPreemption (kTieBreakers, candidate.h) that
-// PickCandidate, the class index's CandidateKey, explain's `decided_by` and the record all use.
+// the Evaluator's pick, the class index's CandidateKey, explain's `decided_by` and the record all use.
 
 #include <array>
 #include <cstddef>

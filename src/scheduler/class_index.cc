@@ -303,7 +303,7 @@ PreemptionDecision Framework::IndexedDecision(const ClassIndex& index, const Pod
                                               bool nominated_in_index,
                                               std::int64_t nodes_evaluated) const {
   // The class's candidates are kept in tie-breaker order (CandidateKey): the first ones, with
-  // the nominated node's own dry run in place of its entry, are the ranking PickCandidate makes.
+  // the nominated node's own dry run in place of its entry, are the ranking the Evaluator's pick makes.
   std::vector<const Candidate*> ranked;
   const CandidateKey nominated_key =
       nominated ? CandidateKey::Of(*nominated, nominated_pos) : CandidateKey{};

@@ -19,6 +19,7 @@
 #include "framework/status.h"
 #include "preemption/candidate.h"
 #include "preemption/eligibility.h"
+#include "preemption/evaluator.h"
 #include "preemption/select_victims.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
@@ -97,6 +98,7 @@ class Framework {
   void SetNow(SimTime now) {
     now_ = now;
     victims_.SetNow(now);
+    evaluator_.SetNow(now);
   }
 
   // The seeded generator shared by scoring ties, candidate sampling and replacement names.
@@ -118,7 +120,7 @@ class Framework {
   std::int64_t Score(const PodInfo& pod, NodeId node);
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
 
-  // PostFilter: DefaultPreemption (Evaluator.Preempt).
+  // PostFilter: DefaultPreemption (the Evaluator's outcome as kube-scheduler's message).
   Decision Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
                    const std::string& fit_error, PluginMask rejectors,
                    const AffinityState* affinity);
@@ -129,14 +131,6 @@ class Framework {
   std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses) const {
     return PodEligibleToPreemptOthers(model_, pod, statuses);
   }
-  // The dry run of `node`, from the per-node cache when valid; uncached results live in
-  // `scratch` (the reference stays valid while `scratch` lives).
-  const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,
-                                   std::deque<DryRunResult>& scratch);
-  // pickOneNodeForPreemption over the tie-breaker table (kTieBreakers, candidate.h): the best
-  // candidates, best first, at most PreemptionDecision::kCandidatesShown.
-  // REQUIRES: candidates not empty.
-  std::vector<const Candidate*> PickCandidate(const std::vector<const Candidate*>& candidates) const;
   // PostFilter success: the preemptor is to be nominated to `best.node`.
   void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
 
@@ -188,15 +182,10 @@ class Framework {
   std::int64_t dry_runs_ = 0;
   std::int64_t preemption_attempts_ = 0;
 
-  // Caches, valid while the model lives: the last dry run of each node, the class indexes.
-  struct DryRunCacheEntry {
-    std::int32_t cls = -1;
-    std::uint64_t generation = 0;
-    std::uint64_t pdb_generation = 0;
-    SimTime computed_at{};
-    DryRunResult result;
-  };
-  std::vector<DryRunCacheEntry> dry_run_cache_;
+  // PostFilter on the per-node path (owns the per-node dry-run cache).
+  Evaluator evaluator_;
+
+  // The class indexes, valid while the model lives.
   std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none
   std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses
   std::size_t index_bytes_ = 0;

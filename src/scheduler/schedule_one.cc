@@ -40,8 +40,8 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
       filters_(model, options, NewFilterPlugins(model)),
       scores_(NewScorePlugins(model)),
       victims_(model, filters_),
-      rng_(options.seed) {
-  dry_run_cache_.resize(model_.nodes().size());
+      rng_(options.seed),
+      evaluator_(model_, options_, filters_, victims_, rng_) {
   no_victims_reason_ = victims_.no_victims_reason();
   not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
 }
@@ -114,104 +114,28 @@ void Framework::SetPreemptionFound(Decision& d, const std::string& fit_error,
   d.candidate = best;
 }
 
-const DryRunResult& Framework::CachedDryRun(const PodInfo& pod, NodeId node_id,
-                                            const AffinityState* affinity,
-                                            std::deque<DryRunResult>& scratch) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
-  if (!CachesUsable(pod, affinity) || pod.nominated == node_id) {
-    scratch.push_back(victims_.SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod));
-    return scratch.back();
-  }
-  DryRunCacheEntry& entry = dry_run_cache_[static_cast<std::size_t>(node_id)];
-  if (entry.cls != pod.equivalence_class || entry.generation != node.generation ||
-      entry.pdb_generation != model_.pdb_generation() ||
-      (entry.result.time_dependent && entry.computed_at != now_)) {
-    entry.computed_at = now_;
-    entry.cls = pod.equivalence_class;
-    entry.generation = node.generation;
-    entry.pdb_generation = model_.pdb_generation();
-    entry.result = victims_.SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod);
-  }
-  return entry.result;
-}
-
-std::vector<const Candidate*> Framework::PickCandidate(
-    const std::vector<const Candidate*>& candidates) const {
-  // Mirrors pickOneNodeForPreemption: after each score function keep the best, in the order of
-  // kTieBreakers. Keeping the best after each function in turn is a lexicographic maximum with
-  // the first candidate winning full ties; the runners-up follow in the same order.
-  return TopCandidates(candidates, PreemptionDecision::kCandidatesShown);
-}
-
 Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
                             const std::string& fit_error, PluginMask rejectors,
                             const AffinityState* affinity) {
-  // Mirrors Evaluator.Preempt (preemption.go): 1) eligibility, 2) candidates from a dry run on
-  // every potential node, 3) pick the best, 4) actuation is left to the caller.
   ++preemption_attempts_;
   Decision d;
   d.rejectors = rejectors;
-  const std::size_t num_nodes = model_.nodes().size();
-  // 1) Ensure the preemptor is eligible.
-  if (auto why = Ineligible(pod, statuses)) {
-    d.message = fit_error + " preemption: " + *why;
-    return d;
+  PreemptionOutcome out = evaluator_.Preempt(pod, statuses, affinity);
+  dry_runs_ += out.dry_runs;
+  switch (out.kind) {
+    case PreemptionOutcome::Kind::kIneligible:
+      d.message = fit_error + " preemption: " + out.ineligible;
+      break;
+    case PreemptionOutcome::Kind::kNotHelpful:
+      d.message = fit_error + " preemption: " +
+                  FitErrorText(model_.nodes().size(), out.dry_statuses, model_.reasons().Text(not_helpful_reason_));
+      d.clear_nomination = true;
+      break;
+    case PreemptionOutcome::Kind::kFound:
+      SetPreemptionFound(d, fit_error, *out.best);
+      d.record = std::move(out.record);
+      break;
   }
-  // 2) Potential nodes: those whose failure preemption might resolve.
-  std::vector<NodeId> potential;
-  for (NodeId id : model_.node_order()) {
-    if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
-  }
-  const std::int64_t dry_runs_before = dry_runs_;
-  std::vector<Status> dry_statuses;
-  std::vector<const Candidate*> non_violating, violating;
-  std::deque<DryRunResult> scratch;  // results that are not cached
-  if (!potential.empty()) {
-    const std::size_t np = potential.size();
-    std::size_t num_candidates = np;
-    std::size_t offset = 0;
-    const bool sampling = options_.candidate_sampling == CandidateSampling::kKubernetes;
-    if (sampling) {
-      // calculateNumCandidates / GetOffsetAndNumCandidates with the default args.
-      const auto pct = static_cast<std::size_t>(std::clamp(options_.min_candidate_nodes_percentage, 0, 100));
-      const auto abs = static_cast<std::size_t>(std::max(options_.min_candidate_nodes_absolute, 0));
-      num_candidates = np * pct / 100;
-      if (num_candidates < abs) num_candidates = abs;
-      num_candidates = std::min(num_candidates, np);
-      offset = static_cast<std::size_t>(rng_() % np);
-    }
-    for (std::size_t i = 0; i < np; ++i) {
-      const NodeId id = potential[(offset + i) % np];
-      ++dry_runs_;
-      const DryRunResult* r = &CachedDryRun(pod, id, affinity, scratch);
-      if (r->candidate) {
-        auto& list = r->candidate->pdb_violations == 0 ? non_violating : violating;
-        if (list.size() < num_candidates) list.push_back(&*r->candidate);
-        if (sampling && !non_violating.empty() &&
-            non_violating.size() + violating.size() >= num_candidates) {
-          break;
-        }
-      } else {
-        if (dry_statuses.empty()) dry_statuses.resize(num_nodes);
-        dry_statuses[static_cast<std::size_t>(id)] = r->status;
-      }
-    }
-  }
-  if (non_violating.empty() && violating.empty()) {
-    dry_statuses.resize(num_nodes);
-    d.message = fit_error + " preemption: " +
-                FitErrorText(num_nodes, dry_statuses, model_.reasons().Text(not_helpful_reason_));
-    d.clear_nomination = true;
-    return d;
-  }
-  // 3) Pick the best candidate.
-  std::vector<const Candidate*> all = std::move(non_violating);
-  all.insert(all.end(), violating.begin(), violating.end());
-  const std::vector<const Candidate*> ranked = PickCandidate(all);
-  const Candidate& best = *ranked.front();
-  SetPreemptionFound(d, fit_error, best);
-  d.record = MakePodDecision(model_, pod, ranked, static_cast<std::int64_t>(all.size()),
-                             static_cast<std::int64_t>(dry_runs_ - dry_runs_before));
   return d;
 }
 
