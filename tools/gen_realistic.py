@@ -245,7 +245,37 @@ def node_exporter(n, rng):
         "status": {"phase": "Running", "startTime": "2024-04-01T00:00:05Z", "hostIP": "10.128.0.2"}}
 
 
-def generate(nodes, per_node, preemptors, seed, daemonsets=False):
+def controllers(d, template_pod):
+    """The ReplicaSet of Deployment `d` and its Service, as `kubectl get rs,svc -o json` prints them."""
+    rs = "%s-%s" % (d["name"], d["hash"])
+    labels = {"app": d["name"], "pod-template-hash": d["hash"]}
+    spec = {k: v for k, v in template_pod["spec"].items() if k != "nodeName"}
+    replica_set = {
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": rs, "namespace": d["ns"], "uid": "rs-%s" % d["hash"], "generation": 1,
+                     "creationTimestamp": "2024-04-01T00:00:00Z", "labels": labels,
+                     "annotations": {"deployment.kubernetes.io/desired-replicas": str(d["replicas"]),
+                                     "deployment.kubernetes.io/max-replicas": str(d["replicas"] + 1),
+                                     "deployment.kubernetes.io/revision": "1"},
+                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": d["name"],
+                                          "uid": "deploy-%s" % d["name"], "controller": True,
+                                          "blockOwnerDeletion": True}]},
+        "spec": {"replicas": d["replicas"], "selector": {"matchLabels": labels},
+                 "template": {"metadata": {"labels": template_pod["metadata"]["labels"]}, "spec": spec}},
+        "status": {"replicas": d["replicas"], "fullyLabeledReplicas": d["replicas"], "observedGeneration": 1}}
+    service = {
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": d["name"], "namespace": d["ns"], "uid": "svc-%s" % d["name"],
+                     "creationTimestamp": "2024-04-01T00:00:00Z", "labels": {"app": d["name"]}},
+        "spec": {"type": "ClusterIP", "clusterIP": "10.96.0.10", "clusterIPs": ["10.96.0.10"],
+                 "ports": [{"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080}],
+                 "selector": {"app": d["name"]}, "sessionAffinity": "None",
+                 "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack", "internalTrafficPolicy": "Cluster"},
+        "status": {"loadBalancer": {}}}
+    return [replica_set, service]
+
+
+def generate(nodes, per_node, preemptors, seed, daemonsets=False, with_controllers=False):
     rng = random.Random(seed)
     items = []
     for name, value, desc in CLASSES:
@@ -286,6 +316,14 @@ def generate(nodes, per_node, preemptors, seed, daemonsets=False):
             if delta >= 0:
                 break
     items.extend(pods)
+    if with_controllers:
+        first = {}
+        for p in pods:
+            first.setdefault(p["metadata"]["ownerReferences"][0]["name"], p)
+        for d in deps:
+            rs = "%s-%s" % (d["name"], d["hash"])
+            if rs in first:
+                items.extend(controllers(d, first[rs]))
     if daemonsets:
         items.extend(node_exporter(n, rng) for n in node_objs)
     # Preemptors: high-priority online deployments of 100 replicas, 3.5 CPU each.
@@ -296,8 +334,10 @@ def generate(nodes, per_node, preemptors, seed, daemonsets=False):
         d = {"name": "online-serving-%d" % k, "ns": "online", "replicas": replicas, "cpu": 3500, "mem": 4096,
              "class": "online-high", "hash": "%08x" % rng.getrandbits(32), "zone_affinity": k % 2 == 0,
              "anti_affinity": True, "init": False, "pdb": False, "gpu": False}
-        for _ in range(replicas):
+        for i in range(replicas):
             p = pod(d, "%s-%s-%s" % (d["name"], d["hash"], suffix(rng)), rng, ordinal=made)
+            if with_controllers and i == 0:
+                items.extend(controllers(d, p))
             if daemonsets and k % 5 == 4:  # an ingress controller: host port 443
                 p["spec"]["containers"][0]["ports"].append(
                     {"containerPort": 8443, "hostPort": 443, "name": "https", "protocol": "TCP"})
@@ -324,12 +364,15 @@ def main():
     ap.add_argument("--compact", action="store_true", help="no indentation (kubectl indents by 4)")
     ap.add_argument("--daemonsets", action="store_true",
                     help="add a hostNetwork node-exporter per node and ingress preemptors with host ports")
+    ap.add_argument("--controllers", action="store_true",
+                    help="add each Deployment's ReplicaSet and a Service selecting its pods (PodTopologySpread's "
+                         "default constraints then spread them, as in a dump of pods, rs and svc)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.nodes < 1 or a.pods_per_node < 1:
         ap.error("--nodes and --pods-per-node must be positive")
     doc = generate(a.nodes, a.pods_per_node, a.nodes if a.preemptors is None else a.preemptors, a.seed,
-                   a.daemonsets)
+                   a.daemonsets, a.controllers)
     out = sys.stdout if a.output == "-" else open(a.output, "w")
     json.dump(doc, out, indent=None if a.compact else 4, separators=(",", ":") if a.compact else None)
     out.write("\n")

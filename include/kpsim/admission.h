@@ -25,6 +25,9 @@ struct ClusterState {
   std::vector<Pod> pods;
   std::vector<PodDisruptionBudget> pdbs;
   std::vector<PodGroup> pod_groups;  // PodGroups and CompositePodGroups, priority resolved
+  std::vector<Service> services;
+  // The ReplicaSets and StatefulSets selecting pods (`WorkloadExpansion::controllers`).
+  std::vector<PodController> controllers;
 };
 
 enum class Operation : std::uint8_t { kCreate, kUpdate };
@@ -92,6 +95,10 @@ struct WorkloadExpansion {
   std::vector<Object> objects;
   std::vector<WorkloadOutcome> outcomes;  // one per expanded workload, in input order
   std::vector<Warning> warnings;
+  // The controllers owning pods, with their selectors: every ReplicaSet and StatefulSet of the
+  // input, and the ReplicaSet each Deployment's pods belong to (selector: the Deployment's plus
+  // `pod-template-hash`), once each, in input order.
+  std::vector<PodController> controllers;
 };
 
 // Expands every workload into the pods its controller creates from its template, as the

@@ -27,6 +27,7 @@ using admission::AdmitPod;
 using admission::AdmitPodDisruptionBudget;
 using admission::AdmitPodGroup;
 using admission::AdmitPriorityClass;
+using admission::AdmitService;
 
 constexpr std::string_view kDefaultNamespace = "default";
 
@@ -48,6 +49,8 @@ bool KindMatchesValue(const Object& object) {
     case ObjectKind::kPodGroup:
     case ObjectKind::kCompositePodGroup:
       return std::holds_alternative<PodGroup>(object.value);
+    case ObjectKind::kService:
+      return std::holds_alternative<Service>(object.value);
   }
   return false;
 }
@@ -97,6 +100,7 @@ class Admitter {
   std::vector<PodDisruptionBudget>& Store(const PodDisruptionBudget*) { return state_.pdbs; }
   std::vector<Node>& Store(const Node*) { return state_.nodes; }
   std::vector<Namespace>& Store(const Namespace*) { return state_.namespaces; }
+  std::vector<Service>& Store(const Service*) { return state_.services; }
 
   Expected<PriorityClass> Run(PriorityClass v, const PriorityClass* old) {
     return AdmitPriorityClass(std::move(v), old, state_.priority_classes);
@@ -135,6 +139,7 @@ class Admitter {
   }
   Expected<Node> Run(Node v, const Node*) { return AdmitNode(std::move(v)); }
   Expected<Namespace> Run(Namespace v, const Namespace*) { return AdmitNamespace(std::move(v)); }
+  Expected<Service> Run(Service v, const Service*) { return AdmitService(std::move(v)); }
 
   // Picks a name for a `generateName` object that no object of its kind and namespace has.
   std::string UniqueGeneratedName(const Object& object, const ObjectMeta& meta,

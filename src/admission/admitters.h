@@ -67,6 +67,8 @@ Expected<PodGroup> AdmitExistingPodGroup(PodGroup group);
 Expected<PodDisruptionBudget> AdmitPodDisruptionBudget(PodDisruptionBudget pdb);
 Expected<Node> AdmitNode(Node node);
 Expected<Namespace> AdmitNamespace(Namespace ns);
+// Mirrors `ValidateService` for what kpsim reads: its metadata (the name a DNS-1035 label).
+Expected<Service> AdmitService(Service service);
 
 // Kubernetes' name generator (`names.SimpleNameGenerator`) made deterministic: `base` cut to 58
 // characters followed by 5 characters of the alphabet "bcdfghjklmnpqrstvwxz2456789" drawn from

@@ -85,4 +85,10 @@ Expected<Namespace> AdmitNamespace(Namespace ns) {
   return Finish(std::move(ns), ObjectKind::kNamespace, errors);
 }
 
+Expected<Service> AdmitService(Service service) {
+  FieldErrors errors;
+  ValidateObjectMeta(service.meta, /*namespaced=*/true, NameRule::kDns1035Label, &errors);
+  return Finish(std::move(service), ObjectKind::kService, errors);
+}
+
 }  // namespace kpsim::admission

@@ -13,6 +13,10 @@ constexpr std::string_view kDns1123LabelErrMsg =
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
     "must start and end with an alphanumeric character";
 constexpr std::string_view kDns1123LabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+constexpr std::string_view kDns1035LabelErrMsg =
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+    "alphabetic character, and end with an alphanumeric character";
+constexpr std::string_view kDns1035LabelFmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
 constexpr std::string_view kDns1123SubdomainErrMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
     "'.', and must start and end with an alphanumeric character";
@@ -224,6 +228,8 @@ std::string_view QualifiedKind(ObjectKind kind) {
       return "PodGroup.scheduling.k8s.io";
     case ObjectKind::kCompositePodGroup:
       return "CompositePodGroup.scheduling.k8s.io";
+    case ObjectKind::kService:
+      return "Service";
   }
   return "Unknown";
 }
@@ -244,6 +250,8 @@ std::string_view QualifiedResource(ObjectKind kind) {
       return "podgroups.scheduling.k8s.io";
     case ObjectKind::kCompositePodGroup:
       return "compositepodgroups.scheduling.k8s.io";
+    case ObjectKind::kService:
+      return "services";
   }
   return "unknown";
 }
@@ -268,10 +276,29 @@ std::vector<std::string> IsDns1123Label(std::string_view value) {
   return errs;
 }
 
+// Mirrors `IsDNS1035Label` (Service names).
+std::vector<std::string> IsDns1035Label(std::string_view value) {
+  std::vector<std::string> errs;
+  if (value.size() > kDns1123LabelMaxLength) errs.push_back(MaxLenError(kDns1123LabelMaxLength));
+  const bool starts_alpha = !value.empty() && value.front() >= 'a' && value.front() <= 'z';
+  if (!starts_alpha || !MatchesLabel(value)) {
+    errs.push_back(RegexError(kDns1035LabelErrMsg, kDns1035LabelFmt, {"my-name", "abc-123"}));
+  }
+  return errs;
+}
+
 void ValidateObjectMeta(const ObjectMeta& meta, bool namespaced, NameRule name_rule,
                         FieldErrors* errors) {
   const auto validate_name = [name_rule](std::string_view name) {
-    return name_rule == NameRule::kDnsSubdomain ? IsDns1123Subdomain(name) : IsDns1123Label(name);
+    switch (name_rule) {
+      case NameRule::kDnsSubdomain:
+        return IsDns1123Subdomain(name);
+      case NameRule::kDnsLabel:
+        return IsDns1123Label(name);
+      case NameRule::kDns1035Label:
+        return IsDns1035Label(name);
+    }
+    return IsDns1123Subdomain(name);
   };
   if (!meta.generate_name.empty()) {
     for (std::string& msg : validate_name(MaskTrailingDash(meta.generate_name))) {

@@ -81,7 +81,8 @@ std::vector<std::string> IsQualifiedName(std::string_view value);
 // Mirrors `validateSchedulingGates` (ValidatePodSpec): each name a qualified name, no duplicates.
 void ValidateSchedulingGates(const std::vector<std::string>& gates, FieldErrors* errors);
 
-enum class NameRule : std::uint8_t { kDnsSubdomain, kDnsLabel };
+enum class NameRule : std::uint8_t { kDnsSubdomain, kDnsLabel, kDns1035Label };
+std::vector<std::string> IsDns1035Label(std::string_view value);
 
 // Mirrors `ValidateObjectMeta` for the parts kpsim models: generateName (validated as a prefix),
 // name (required, then `name_rule`), and for namespaced kinds the namespace (a DNS label).

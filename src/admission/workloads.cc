@@ -198,7 +198,7 @@ class Expander {
     for (const Object& object : objects) {
       if (const Pod* pod = std::get_if<Pod>(&object.value); pod && object.kind == ObjectKind::kPod) {
         const std::string key = EffectiveNamespace(pod->meta) + "/" + pod->meta.name;
-        if (taken_.insert(key).second) pods_.push_back(*pod);
+        if (taken_.insert(key).second) AddPod(*pod);
       } else if (const Node* node = std::get_if<Node>(&object.value);
                  node && object.kind == ObjectKind::kNode) {
         // A later definition of a node updates it.
@@ -238,14 +238,25 @@ class Expander {
     // its own ReplicaSets (when given) just created.
     std::vector<std::vector<Object>> created(workloads.size());
     std::vector<std::optional<WorkloadOutcome>> outcomes(workloads.size());
+    std::vector<std::optional<PodController>> controllers(workloads.size());
     for (int pass = 0; pass < 2; ++pass) {
       for (std::size_t i = 0; i < workloads.size(); ++i) {
         if (superseded[i]) continue;
         const bool deployment = workloads[i].kind == WorkloadKind::kDeployment;
         if (deployment != (pass == 1)) continue;
         WorkloadOutcome outcome;
+        controller_.reset();
         created[i] = Expand(workloads[i], workloads, outcome, out.warnings);
         outcomes[i] = std::move(outcome);
+        controllers[i] = std::move(controller_);
+      }
+    }
+    // The controllers selecting pods, in input order, once each (a Deployment's ReplicaSet may
+    // also be in the input).
+    {
+      std::set<std::tuple<std::string, std::string, std::string>> seen;
+      for (std::optional<PodController>& c : controllers) {
+        if (c && seen.emplace(c->kind, c->namespace_, c->name).second) out.controllers.push_back(std::move(*c));
       }
     }
     // Insert each workload's pods at its place in the input.
@@ -286,12 +297,14 @@ class Expander {
     switch (w.kind) {
       case WorkloadKind::kReplicaSet:
         out = ExpandReplicaSet(named, ns, rng, outcome);
+        controller_ = PodController{"ReplicaSet", ns, named.meta.name, w.selector};
         break;
       case WorkloadKind::kDeployment:
         out = ExpandDeployment(named, ns, all, rng, outcome);
         break;
       case WorkloadKind::kStatefulSet:
         out = ExpandStatefulSet(named, ns, outcome, warnings);
+        controller_ = PodController{"StatefulSet", ns, named.meta.name, w.selector};
         break;
       case WorkloadKind::kJob:
         out = ExpandJob(named, ns, rng, outcome);
@@ -339,7 +352,7 @@ class Expander {
     taken_.insert(key);
     ++created_total_;
     outcome.created.push_back(key);
-    pods_.push_back(pod);
+    AddPod(pod);
     Object object;
     object.kind = ObjectKind::kPod;
     object.source = w.source;
@@ -354,15 +367,45 @@ class Expander {
     }
   }
 
-  // Active pods in namespace `ns` whose controller reference satisfies `owned`.
-  template <typename F>
-  std::vector<const Pod*> OwnedPods(const std::string& ns, F&& owned) const {
-    std::vector<const Pod*> out;
-    for (const Pod& pod : pods_) {
-      if (EffectiveNamespace(pod.meta) != ns || !IsActive(pod)) continue;
-      const OwnerReference* ref = ControllerRef(pod.meta);
-      if (ref != nullptr && owned(*ref, pod)) out.push_back(&pod);
+  static std::string OwnerKey(const std::string& ns, std::string_view kind, std::string_view name) {
+    return fmt::format("{}\x1f{}\x1f{}", ns, kind, name);
+  }
+
+  // Keeps `pod` and indexes it by its controller reference.
+  void AddPod(const Pod& pod) {
+    pods_.push_back(pod);
+    if (const OwnerReference* ref = ControllerRef(pod.meta)) {
+      by_owner_[OwnerKey(EffectiveNamespace(pod.meta), ref->kind, ref->name)].emplace_back(pods_.size() - 1,
+                                                                                         &pods_.back());
     }
+  }
+
+  // A controller name to look pods up by: exactly, or (`prefix`) every name starting with it.
+  struct OwnerName {
+    std::string name;
+    bool prefix = false;
+  };
+
+  // Active pods in namespace `ns` whose controller reference is of `kind`, named as one of
+  // `names` says, and satisfies `owned`; in input order, once each.
+  template <typename F>
+  std::vector<const Pod*> OwnedPods(const std::string& ns, std::string_view kind,
+                                    const std::vector<OwnerName>& names, F&& owned) const {
+    std::vector<std::pair<std::size_t, const Pod*>> found;
+    for (const OwnerName& n : names) {
+      const std::string key = OwnerKey(ns, kind, n.name);
+      for (auto it = by_owner_.lower_bound(key);
+           it != by_owner_.end() && (n.prefix ? it->first.starts_with(key) : it->first == key); ++it) {
+        for (const auto& [seq, pod] : it->second) {
+          if (IsActive(*pod) && owned(*ControllerRef(pod->meta), *pod)) found.emplace_back(seq, pod);
+        }
+      }
+    }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    std::vector<const Pod*> out;
+    out.reserve(found.size());
+    for (const auto& [seq, pod] : found) out.push_back(pod);
     return out;
   }
 
@@ -371,7 +414,8 @@ class Expander {
                                        WorkloadOutcome& outcome) {
     outcome.desired = w.replicas.value_or(1);
     outcome.existing = static_cast<int>(
-        OwnedPods(ns, [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "ReplicaSet", w.meta); })
+        OwnedPods(ns, "ReplicaSet", {{w.meta.name, false}},
+                  [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "ReplicaSet", w.meta); })
             .size());
     const std::string hash = [&] {
       const std::string* label = FindLabel(w.pod_template.meta.labels, "pod-template-hash");
@@ -406,17 +450,23 @@ class Expander {
     // the Deployment's selector (a pods-only snapshot).
     const std::string prefix = w.meta.name + "-";
     std::string existing_set;
-    const auto existing = OwnedPods(ns, [&](const OwnerReference& ref, const Pod& pod) {
-      if (ref.kind != "ReplicaSet") return false;
+    std::vector<OwnerName> names{{prefix, true}};
+    for (const std::string& set : owned_sets) names.push_back({set, false});
+    const auto existing = OwnedPods(ns, "ReplicaSet", names, [&](const OwnerReference& ref, const Pod& pod) {
       if (owned_sets.count(ref.name) > 0) return true;
       if (!ref.name.starts_with(prefix)) return false;
       const std::string suffix = ref.name.substr(prefix.size());
       const std::string* hash = FindLabel(pod.meta.labels, "pod-template-hash");
       if (hash == nullptr || *hash != suffix) return false;
-      if (w.selector && !w.selector->Matches(pod.meta.labels)) return false;
-      if (existing_set.empty()) existing_set = ref.name;
-      return true;
+      return !w.selector || w.selector->Matches(pod.meta.labels);
     });
+    for (const Pod* pod : existing) {
+      const std::string& set = ControllerRef(pod->meta)->name;
+      if (owned_sets.count(set) == 0) {
+        existing_set = set;
+        break;
+      }
+    }
     outcome.desired = w.replicas.value_or(1);
     outcome.existing = static_cast<int>(existing.size());
     std::string set_name;
@@ -434,6 +484,12 @@ class Expander {
                                                                                : SafeEncode(TemplateHash(w));
     }
     outcome.controller = fmt::format("ReplicaSet {}/{}", ns, set_name);
+    // The ReplicaSet's selector: the Deployment's plus its pod-template-hash (the deployment
+    // controller's `getNewReplicaSet`); a ReplicaSet from the input brings its own.
+    if (w.selector && newest_set.empty()) {
+      controller_ = PodController{"ReplicaSet", ns, set_name, w.selector};
+      SetLabel(controller_->selector->match_labels, "pod-template-hash", hash);
+    }
     std::vector<Object> out;
     for (int i = outcome.existing; i < outcome.desired && Room(outcome); ++i) {
       Pod pod = FromTemplate(w, ns, "ReplicaSet", "apps/v1", set_name, "");
@@ -450,7 +506,8 @@ class Expander {
                                         std::vector<Warning>& warnings) {
     outcome.desired = w.replicas.value_or(1);
     outcome.existing = static_cast<int>(
-        OwnedPods(ns, [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "StatefulSet", w.meta); })
+        OwnedPods(ns, "StatefulSet", {{w.meta.name, false}},
+                  [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "StatefulSet", w.meta); })
             .size());
     const std::string revision = w.meta.name + "-" + SafeEncode(TemplateHash(w));
     std::vector<Object> out;
@@ -495,7 +552,8 @@ class Expander {
     }
     if (w.suspend) want = 0;
     const auto existing =
-        OwnedPods(ns, [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "Job", w.meta); });
+        OwnedPods(ns, "Job", {{w.meta.name, false}},
+                  [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "Job", w.meta); });
     outcome.desired = static_cast<int>(want);
     outcome.existing = static_cast<int>(existing.size());
     std::set<std::int64_t> taken_indexes;
@@ -536,7 +594,8 @@ class Expander {
     PodSpec daemon_spec = w.pod_template.spec;
     AddDaemonPodTolerations(daemon_spec, w.host_network);
     const auto existing =
-        OwnedPods(ns, [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "DaemonSet", w.meta); });
+        OwnedPods(ns, "DaemonSet", {{w.meta.name, false}},
+                  [&](const OwnerReference& ref, const Pod&) { return RefersTo(ref, "DaemonSet", w.meta); });
     std::set<std::string> covered;
     for (const Pod* pod : existing) covered.insert(TargetNodeName(*pod));
     const std::string hash = SafeEncode(TemplateHash(w));
@@ -568,10 +627,13 @@ class Expander {
   const std::vector<Object>& objects_;
   std::uint64_t seed_;
   std::deque<Pod> pods_;        // input pods, then created ones (a deque: `OwnedPods` pointers stay valid)
+  // "ns\x1fkind\x1fname" of a controller reference -> its pods (index into `pods_`, pod).
+  std::map<std::string, std::vector<std::pair<std::size_t, const Pod*>>, std::less<>> by_owner_;
   std::set<std::string> taken_;  // "ns/name" of every pod
   std::vector<Node> nodes_;      // last definition of each node, in first-appearance order
   std::size_t created_total_ = 0;
   bool capped_ = false;
+  std::optional<PodController> controller_;  // the last expanded workload's pods' controller
 };
 
 }  // namespace
@@ -595,6 +657,7 @@ AdmissionResult AdmitInput(const std::vector<Object>& objects,
                            AdmissionMode mode, std::uint64_t seed) {
   WorkloadExpansion expansion = ExpandWorkloads(objects, workloads, seed);
   AdmissionResult admission = Admit(expansion.objects, gates, mode);
+  admission.state.controllers = std::move(expansion.controllers);
   admission.warnings.insert(admission.warnings.begin(), expansion.warnings.begin(),
                             expansion.warnings.end());
   return admission;

@@ -35,6 +35,8 @@ std::string_view ObjectKindName(ObjectKind kind) {
       return "PodGroup";
     case ObjectKind::kCompositePodGroup:
       return "CompositePodGroup";
+    case ObjectKind::kService:
+      return "Service";
   }
   return "Unknown";
 }
@@ -48,8 +50,6 @@ std::string_view UnmodeledFieldName(UnmodeledField field) {
   switch (field) {
     case UnmodeledField::kVolumes:
       return "volumes (persistentVolumeClaim, ephemeral, csi, cloud disks)";
-    case UnmodeledField::kTopologySpread:
-      return "spec.topologySpreadConstraints with whenUnsatisfiable: ScheduleAnyway";
     case UnmodeledField::kResourceClaims:
       return "spec.resourceClaims";
   }
@@ -60,8 +60,6 @@ std::string_view UnmodeledFieldPlugin(UnmodeledField field) {
   switch (field) {
     case UnmodeledField::kVolumes:
       return "VolumeBinding, VolumeRestrictions, VolumeZone and NodeVolumeLimits";
-    case UnmodeledField::kTopologySpread:
-      return "PodTopologySpread scoring";
     case UnmodeledField::kResourceClaims:
       return "DynamicResources";
   }

@@ -796,13 +796,6 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
       });
     } else if (key == "topologySpreadConstraints") {
       spec.topology_spread_constraints = DecodeTopologySpreadConstraints(c, cp);
-      // DoNotSchedule constraints are the PodTopologySpread filter's; ScheduleAnyway ones only
-      // score, which kpsim does not (yet).
-      for (const TopologySpreadConstraint& constraint : spec.topology_spread_constraints) {
-        if (constraint.when_unsatisfiable == UnsatisfiableConstraintAction::kScheduleAnyway) {
-          spec.NoteUse(UnmodeledField::kTopologySpread);
-        }
-      }
     } else if (key == "resourceClaims") {
       if (NonEmptyList(c)) spec.NoteUse(UnmodeledField::kResourceClaims);
     } else if (key == "hostNetwork") {
@@ -1046,6 +1039,22 @@ Namespace DecodeNamespace(const V& v, const Path& p) {
   Namespace ns;
   if (std::optional<V> meta = v.Get("metadata")) ns.meta = DecodeMeta(*meta, p.Field("metadata"));
   return ns;
+}
+
+// A Service: its metadata and spec.selector (null: unset); the rest of the spec is not read.
+template <typename V>
+Service DecodeService(const V& v, const Path& p) {
+  Service service;
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "metadata") {
+      service.meta = DecodeMeta(c, cp);
+    } else if (key == "spec") {
+      Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
+        if (k == "selector" && f.type() != NodeType::kNull) service.selector = StringMap(f, fp);
+      });
+    }
+  });
+  return service;
 }
 
 // A one-of written as `{single: {}}` / `{all: {}}` (also accepts the plain strings "Single" /

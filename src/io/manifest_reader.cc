@@ -52,6 +52,7 @@ std::optional<ObjectKind> ModeledKind(std::string_view kind, std::string_view ap
   if (kind == "PriorityClass") return ObjectKind::kPriorityClass;
   if (kind == "PodDisruptionBudget") return ObjectKind::kPodDisruptionBudget;
   if (kind == "Namespace") return ObjectKind::kNamespace;
+  if (kind == "Service" && api_version == "v1") return ObjectKind::kService;
   if (kind == "PodGroup" && IsWorkloadApiVersion(api_version)) return ObjectKind::kPodGroup;
   if (kind == "CompositePodGroup" && IsWorkloadApiVersion(api_version)) {
     return ObjectKind::kCompositePodGroup;
@@ -796,6 +797,9 @@ class TextReader {
           break;
         case ObjectKind::kCompositePodGroup:
           object.value = internal::DecodePodGroup(v, root, true);
+          break;
+        case ObjectKind::kService:
+          object.value = internal::DecodeService(v, root);
           break;
       }
     } catch (const DecodeFailure& failure) {

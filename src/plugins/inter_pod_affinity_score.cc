@@ -128,75 +128,20 @@ bool HasPodAffinityTerms(const Affinity& a) {
          !a.pod_affinity_preferred.empty() || !a.pod_anti_affinity_preferred.empty();
 }
 
-// The namespace and labels of a pod as one string (the first half of a class's identity).
-std::string NamespaceAndLabels(const Pod& pod) {
-  std::string key = pod.meta.namespace_;
-  for (const auto& [name, value] : pod.meta.labels) {
-    key += '\x1f';
-    key += name;
-    key += '=';
-    key += value;
-  }
-  return key;
-}
-
 }  // namespace
 
-InterPodAffinityScore::InterPodAffinityScore(ClusterModel& model) : model_(model) {
+InterPodAffinityScore::InterPodAffinityScore(ClusterModel& model)
+    : model_(model),
+      classes_(
+          model, NamespaceAndLabels,
+          [](const Pod& a, const Pod& b) { return a.spec.affinity == b.spec.affinity; }, nullptr,
+          [](const Pod& pod) { return HasPodAffinityTerms(pod.spec.affinity); }) {
   namespace_labels_ = [this](std::string_view ns) -> const Labels* {
     return &model_.NamespaceLabels(std::string(ns));
   };
-  counted_.resize(model_.nodes().size());
-  // Every node once, then only the nodes the change log names.
-  for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
-    for (PodId pod : model_.nodes()[id].pods) Count(static_cast<NodeId>(id), pod, +1);
-    counted_[id] = model_.nodes()[id].pods;
-  }
-  log_pos_ = model_.change_log().size();
 }
 
-std::int32_t InterPodAffinityScore::ClassOf(PodId pod_id) {
-  if (class_of_pod_.size() <= static_cast<std::size_t>(pod_id)) {
-    class_of_pod_.resize(model_.pods().size(), -1);
-  }
-  std::int32_t& cls = class_of_pod_[static_cast<std::size_t>(pod_id)];
-  if (cls >= 0) return cls;
-  const Pod& pod = model_.pods()[static_cast<std::size_t>(pod_id)].pod;
-  std::vector<std::int32_t>& alike = classes_by_labels_[NamespaceAndLabels(pod)];
-  for (std::int32_t candidate : alike) {
-    const PodId rep = classes_[static_cast<std::size_t>(candidate)].representative;
-    if (model_.pods()[static_cast<std::size_t>(rep)].pod.spec.affinity == pod.spec.affinity) {
-      return cls = candidate;
-    }
-  }
-  cls = static_cast<std::int32_t>(classes_.size());
-  alike.push_back(cls);
-  classes_.push_back({pod_id, HasPodAffinityTerms(pod.spec.affinity), {}});
-  return cls;
-}
-
-void InterPodAffinityScore::Count(NodeId node, PodId pod, std::int64_t delta) {
-  PodClass& cls = classes_[static_cast<std::size_t>(ClassOf(pod))];
-  auto it = cls.nodes.try_emplace(node, 0).first;
-  it->second += delta;
-  if (it->second == 0) cls.nodes.erase(it);
-  if (cls.has_affinity) bound_with_affinity_ += delta;
-}
-
-void InterPodAffinityScore::CatchUp() {
-  const auto& log = model_.change_log();
-  for (; log_pos_ < log.size(); ++log_pos_) {
-    const NodeId id = log[log_pos_];
-    const std::vector<PodId>& now = model_.nodes()[static_cast<std::size_t>(id)].pods;
-    std::vector<PodId>& counted = counted_[static_cast<std::size_t>(id)];
-    if (counted == now) continue;
-    for (PodId pod : counted) Count(id, pod, -1);
-    for (PodId pod : now) Count(id, pod, +1);
-    counted = now;
-  }
-}
-
-void InterPodAffinityScore::AddTerm(const PodClass& cls, const PodAffinityTerm& term,
+void InterPodAffinityScore::AddTerm(const PodClasses::Class& cls, const PodAffinityTerm& term,
                                     std::int64_t weight, std::int64_t multiplier) {
   for (const auto& [node_id, count] : cls.nodes) {
     const Labels& node_labels = model_.nodes()[static_cast<std::size_t>(node_id)].api->meta.labels;
@@ -212,16 +157,16 @@ void InterPodAffinityScore::AddTerm(const PodClass& cls, const PodAffinityTerm& 
 // Mirrors `InterPodAffinity.PreScore` with `processExistingPod` per class (see the class comment),
 // then `Score` and `NormalizeScore` over the feasible nodes.
 void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId> feasible) {
-  CatchUp();
+  classes_.CatchUp();
   topology_score_.clear();
   const Affinity& mine = pod.pod.spec.affinity;
   const bool has_constraints =
       !mine.pod_affinity_preferred.empty() || !mine.pod_anti_affinity_preferred.empty();
-  skip_ = !has_constraints && bound_with_affinity_ == 0;
+  skip_ = !has_constraints && classes_.flagged_total() == 0;
   if (skip_) return;
   const plugins::AffinityPodView incoming = plugins::MakeAffinityPodView(pod.pod);
-  for (const PodClass& cls : classes_) {
-    if (cls.nodes.empty() || (!has_constraints && !cls.has_affinity)) continue;
+  for (const PodClasses::Class& cls : classes_.classes()) {
+    if (cls.nodes.empty() || (!has_constraints && !cls.flagged)) continue;
     const Pod& existing = model_.pods()[static_cast<std::size_t>(cls.representative)].pod;
     const plugins::AffinityPodView theirs_view = plugins::MakeAffinityPodView(existing);
     // 1) and 2): the incoming pod's preferred terms against the existing pods.
@@ -235,7 +180,7 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
         AddTerm(cls, t.term, t.weight, -1);
       }
     }
-    if (!cls.has_affinity) continue;
+    if (!cls.flagged) continue;
     // 3) The existing pods' required affinity terms, with hardPodAffinityWeight.
     const Affinity& theirs = existing.spec.affinity;
     for (const PodAffinityTerm& term : theirs.pod_affinity_required) {

@@ -17,6 +17,7 @@
 
 #include "framework/plugin.h"
 #include "kpsim/api/types.h"
+#include "plugins/pod_classes.h"
 #include "snapshot/cluster.h"
 
 namespace kpsim::plugins {
@@ -104,28 +105,16 @@ class InterPodAffinityScore final : public ScorePlugin {
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
 
  private:
-  // Bound pods alike for `processExistingPod`: same namespace, labels and affinity.
-  struct PodClass {
-    PodId representative = kNoId;
-    bool has_affinity = false;  // upstream `podWithAffinity`: some pod (anti-)affinity term
-    std::map<NodeId, std::int64_t> nodes;  // node -> pods of the class on it (> 0)
-  };
-  void CatchUp();
-  std::int32_t ClassOf(PodId pod);
-  void Count(NodeId node, PodId pod, std::int64_t delta);
   // `processTerm` for every node of `cls`: adds `weight * multiplier` per pod of the class to
   // the node's value of the term's topology key, when `matches`.
-  void AddTerm(const PodClass& cls, const PodAffinityTerm& term, std::int64_t weight,
+  void AddTerm(const PodClasses::Class& cls, const PodAffinityTerm& term, std::int64_t weight,
                std::int64_t multiplier);
 
   ClusterModel& model_;
   plugins::NamespaceLabelsFn namespace_labels_;
-  std::vector<PodClass> classes_;
-  std::map<std::string, std::vector<std::int32_t>, std::less<>> classes_by_labels_;
-  std::vector<std::int32_t> class_of_pod_;     // by pod id; -1: not classified yet
-  std::vector<std::vector<PodId>> counted_;    // by node: the pods counted in `classes_`
-  std::size_t log_pos_ = 0;                    // into `model_.change_log()`
-  std::int64_t bound_with_affinity_ = 0;       // counted pods whose class has affinity
+  // Bound pods alike for `processExistingPod` (same namespace, labels and affinity), flagged
+  // when they have pod (anti-)affinity terms (upstream `podWithAffinity`).
+  PodClasses classes_;
   // This cycle.
   bool skip_ = true;
   plugins::TopologyScore topology_score_;

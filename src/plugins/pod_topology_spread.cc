@@ -43,7 +43,7 @@ std::int64_t CountOnNode(const SpreadConstraint& c, const std::vector<const Spre
                          std::string_view ns) {
   std::int64_t count = 0;
   for (const SpreadPodView* pod : pods) {
-    if (CountsFor(c, *pod, ns)) ++count;
+    if (CountsFor(c, *pod, ns)) count += pod->count;
   }
   return count;
 }
@@ -103,6 +103,50 @@ std::vector<SpreadConstraint> DefaultSpreadConstraints(
   zone.max_skew = 5;
   zone.topology_key = std::string(kLabelTopologyZone);
   return {hostname, zone};
+}
+
+// Mirrors `helper.DefaultSelector` (pkg/scheduler/framework/plugins/helper/spread.go) with
+// `GetPodServices`: the Services' selectors merge into one label set; a ReplicaSet's or
+// StatefulSet's selector adds its requirements (`selector.Add`), its matchLabels as `In`.
+std::optional<LabelSelector> DefaultSpreadSelector(const Pod& pod,
+                                                   const std::vector<const Service*>& services,
+                                                   const std::vector<PodController>& controllers) {
+  LabelSelector out;
+  for (const Service* service : services) {
+    if (service->meta.namespace_ != pod.meta.namespace_ || !service->selector) continue;
+    const LabelSelector selects{*service->selector, {}};
+    if (!selects.Matches(pod.meta.labels)) continue;
+    for (const auto& [key, value] : *service->selector) {
+      auto it = std::find_if(out.match_labels.begin(), out.match_labels.end(),
+                             [&](const auto& label) { return label.first == key; });
+      if (it == out.match_labels.end()) {
+        out.match_labels.emplace_back(key, value);
+      } else {
+        it->second = value;  // labels.Merge: the later Service wins (both match the pod anyway)
+      }
+    }
+  }
+  std::sort(out.match_labels.begin(), out.match_labels.end());
+  // metav1.GetControllerOfNoCopy: the first ownerReference with controller: true.
+  const auto owner = std::find_if(pod.meta.owner_references.begin(), pod.meta.owner_references.end(),
+                                  [](const OwnerReference& ref) { return ref.controller; });
+  if (owner != pod.meta.owner_references.end() && owner->api_version == "apps/v1") {
+    for (const PodController& c : controllers) {
+      if (c.kind != owner->kind || c.name != owner->name || c.namespace_ != pod.meta.namespace_) continue;
+      // A nil selector is labels.Nothing(), whose requirements are not added.
+      if (c.selector) {
+        for (const auto& [key, value] : c.selector->match_labels) {
+          out.match_expressions.push_back({key, SelectorOperator::kIn, {value}});
+        }
+        out.match_expressions.insert(out.match_expressions.end(),
+                                     c.selector->match_expressions.begin(),
+                                     c.selector->match_expressions.end());
+      }
+      break;
+    }
+  }
+  if (out.IsEmpty()) return std::nullopt;
+  return out;
 }
 
 // Mirrors `topologySpreadConstraint.matchNodeInclusionPolicies` (taints: NoSchedule and

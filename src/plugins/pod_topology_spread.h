@@ -47,6 +47,9 @@ struct SpreadPodView {
   const Labels* labels = nullptr;
   int node_index = -1;       // into `SpreadView::nodes`; out of range: ignored
   bool terminating = false;  // metadata.deletionTimestamp set: never counted
+  // How many pods alike (same namespace and labels, none terminating) on this node the entry
+  // stands for: lets a caller that keeps pods grouped pass each group once per node.
+  std::int64_t count = 1;
 };
 SpreadPodView MakeSpreadPodView(const Pod& pod, int node_index);
 
@@ -78,6 +81,15 @@ std::vector<SpreadConstraint> BuildSpreadConstraints(const Pod& pod,
 // or empty (`buildDefaultConstraints`).
 std::vector<SpreadConstraint> DefaultSpreadConstraints(
     const std::optional<LabelSelector>& selector);
+
+// `helper.DefaultSelector`: the selectors of the Services of the pod's namespace that select it
+// (an unset Service selector selects nothing, an empty one everything), merged, and the selector
+// of the pod's controller (its ownerReference with controller: true) when that is an apps/v1
+// ReplicaSet or StatefulSet of `controllers` in the pod's namespace. Unset when nothing selects
+// the pod. ReplicationControllers are not modelled.
+std::optional<LabelSelector> DefaultSpreadSelector(const Pod& pod,
+                                                   const std::vector<const Service*>& services,
+                                                   const std::vector<PodController>& controllers);
 
 // `matchNodeInclusionPolicies` for the incoming pod (`tolerations`) and one node.
 bool MatchNodeInclusionPolicies(const SpreadConstraint& constraint, const SpreadNodeView& node,

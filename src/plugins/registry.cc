@@ -14,6 +14,7 @@
 #include "plugins/node_resources_least_allocated.h"
 #include "plugins/node_unschedulable.h"
 #include "plugins/pod_topology_spread_filter.h"
+#include "plugins/pod_topology_spread_score.h"
 #include "plugins/taint_toleration.h"
 
 namespace kpsim::engine {
@@ -43,6 +44,7 @@ ScorePlugins NewScorePlugins(ClusterModel& model) {
   scores.push_back({std::make_unique<TaintTolerationScore>(model), 3});
   scores.push_back({std::make_unique<NodeAffinityScore>(model), 2});
   scores.push_back({std::make_unique<ImageLocality>(model), 1});
+  scores.push_back({std::make_unique<PodTopologySpreadScore>(model), 2});
   scores.push_back({std::make_unique<InterPodAffinityScore>(model), 2});
   return scores;
 }

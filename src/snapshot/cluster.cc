@@ -198,7 +198,7 @@ void ClusterModel::Classify(PodInfo& info) {
   info.equivalence_class = Intern(class_ids_, std::move(key));
 }
 
-ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& options) {
+ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& options) : state_(&state) {
   origin_us_ = options.origin ? options.origin->unix_micros : 0;
   const auto note_time = [this](const std::optional<WallTime>& t) {
     if (t) after_input_us_ = std::max(after_input_us_, t->unix_micros + 1);

@@ -183,6 +183,10 @@ class ClusterModel {
   std::optional<NodeId> FindNode(std::string_view name) const;
   std::optional<PodId> FindPod(std::string_view key) const;
 
+  // What `helper.DefaultSelector` looks up (PodTopologySpread's default constraints).
+  const std::vector<Service>& services() const { return state_->services; }
+  const std::vector<PodController>& controllers() const { return state_->controllers; }
+
   // Labels of a namespace (with kubernetes.io/metadata.name), for namespace selectors.
   const Labels& NamespaceLabels(const std::string& ns);
 
@@ -233,6 +237,7 @@ class ClusterModel {
   void AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta);
   PodInfo MakePodInfo(const Pod& pod, bool is_input);
 
+  const ClusterState* state_;  // outlives the model: nodes and PDBs point into it
   std::vector<NodeInfo> nodes_;
   std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
   std::vector<PdbState> pdbs_;

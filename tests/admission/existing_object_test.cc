@@ -141,25 +141,25 @@ TEST(AdmissionWarningsTest, PodBoundToMissingNodeIsSaid) {
   EXPECT_NE(missing[0].message.find("bound to node gone"), std::string::npos);
 }
 
-// Setup: three pods, two with topology spread, one with volumes. Expect: one warning per
+// Setup: three pods, two with resource claims, one with volumes. Expect: one warning per
 // field, with the pods counted and the first pod named.
 TEST(AdmissionWarningsTest, UnmodeledFieldsAreSaidOncePerFieldWithCounts) {
-  Pod spread_a = MakePod("spread-a").Build();
-  spread_a.spec.NoteUse(UnmodeledField::kTopologySpread);
-  Pod spread_b = MakePod("spread-b").Build();
-  spread_b.spec.NoteUse(UnmodeledField::kTopologySpread);
-  spread_b.spec.NoteUse(UnmodeledField::kVolumes);
-  const AdmissionResult r = AdmitExisting({ToObject(MakeNode("n").Build()), ToObject(spread_a),
-                                           ToObject(spread_b), ToObject(MakePod("plain").Build())});
+  Pod claims_a = MakePod("claims-a").Build();
+  claims_a.spec.NoteUse(UnmodeledField::kResourceClaims);
+  Pod claims_b = MakePod("claims-b").Build();
+  claims_b.spec.NoteUse(UnmodeledField::kResourceClaims);
+  claims_b.spec.NoteUse(UnmodeledField::kVolumes);
+  const AdmissionResult r = AdmitExisting({ToObject(MakeNode("n").Build()), ToObject(claims_a),
+                                           ToObject(claims_b), ToObject(MakePod("plain").Build())});
   const auto not_modeled = WithCode(r, "NotModelled");
   ASSERT_EQ(not_modeled.size(), 2u);
-  EXPECT_EQ(not_modeled[0].object, "Pod default/spread-b");
+  EXPECT_EQ(not_modeled[0].object, "Pod default/claims-b");
   EXPECT_TRUE(not_modeled[0].message.starts_with("uses volumes")) << not_modeled[0].message;
-  EXPECT_EQ(not_modeled[1].object, "Pod default/spread-a");
-  EXPECT_NE(not_modeled[1].message.find("the first of 2 pods that use "
-                                        "spec.topologySpreadConstraints"),
-            std::string::npos);
-  EXPECT_NE(not_modeled[1].message.find("PodTopologySpread"), std::string::npos);
+  EXPECT_EQ(not_modeled[1].object, "Pod default/claims-a");
+  EXPECT_NE(not_modeled[1].message.find("the first of 2 pods that use spec.resourceClaims"),
+            std::string::npos)
+      << not_modeled[1].message;
+  EXPECT_NE(not_modeled[1].message.find("DynamicResources"), std::string::npos);
 }
 
 }  // namespace

@@ -71,6 +71,23 @@ TEST(NodeAdmissionTest, NameMustBeADnsSubdomainAndNamespaceIsDropped) {
   EXPECT_EQ(r.state.nodes[0].allocatable.milli_cpu, 4000);
 }
 
+// Service names are DNS-1035 labels (ValidateServiceName): a leading digit is refused, unlike a
+// Namespace's. Admitted Services are kept with their selector, namespace defaulted.
+TEST(ServiceAdmissionTest, NameMustBeADns1035LabelAndTheSelectorIsKept) {
+  const auto r = AdmitAll({ToObject(testing::MakeService("web", "", Labels{{"app", "web"}})),
+                           ToObject(testing::MakeService("1web", "prod", std::nullopt))});
+  EXPECT_TRUE(r.outcomes[0].admitted);
+  EXPECT_EQ(r.outcomes[0].name, "default/web");
+  EXPECT_EQ(r.outcomes[1].message,
+            "Service \"1web\" is invalid: metadata.name: Invalid value: \"1web\": a DNS-1035 label "
+            "must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+            "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+            "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+  ASSERT_EQ(r.state.services.size(), 1u);
+  EXPECT_EQ(r.state.services[0].meta.namespace_, "default");
+  EXPECT_EQ(r.state.services[0].selector, (Labels{{"app", "web"}}));
+}
+
 TEST(NamespaceAdmissionTest, NameMustBeADnsLabel) {
   const auto r = AdmitAll({ToObject(MakeNamespace("team-a")), ToObject(MakeNamespace("team.a"))});
   EXPECT_TRUE(r.outcomes[0].admitted);

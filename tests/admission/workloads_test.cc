@@ -166,6 +166,41 @@ TEST(ExpandWorkloadsTest, DeploymentWithItsReplicaSetInTheInputIsNotCreatedTwice
   EXPECT_EQ(e.outcomes[1].created.size(), 2u);
 }
 
+// Setup: Deployment web (no ReplicaSet in the input), Deployment api with its ReplicaSet api-7f9c
+// in the input, StatefulSet db and a Job. Expect: the controllers helper.DefaultSelector looks
+// up, in input order, once each: web's generated ReplicaSet with the Deployment's selector plus
+// its pod-template-hash; api-7f9c with its own selector (not a second, generated one); db's
+// StatefulSet; no Job (not a controller DefaultSelector reads).
+TEST(ExpandWorkloadsTest, ControllersCarryTheSelectorsTheirPodsAreSpreadBy) {
+  Workload web = MakeWorkload(WorkloadKind::kDeployment, "web");
+  Workload api = MakeWorkload(WorkloadKind::kDeployment, "api");
+  Workload api_rs = MakeWorkload(WorkloadKind::kReplicaSet, "api-7f9c", "api");
+  api_rs.selector->match_labels.emplace_back("pod-template-hash", "7f9c");
+  api_rs.meta.owner_references.push_back(OwnerReference{"apps/v1", "Deployment", "api", "", true});
+  Workload db = MakeWorkload(WorkloadKind::kStatefulSet, "db");
+  Workload job = MakeWorkload(WorkloadKind::kJob, "batch");
+  const WorkloadExpansion e = ExpandWorkloads({}, {web, api, api_rs, db, job}, 1);
+  ASSERT_EQ(e.controllers.size(), 3u);
+  const std::vector<Pod> pods = Pods(e);
+  const std::string* hash = Label(pods[0], "pod-template-hash");
+  ASSERT_NE(hash, nullptr);
+  EXPECT_EQ(e.controllers[0].kind, "ReplicaSet");
+  EXPECT_EQ(e.controllers[0].namespace_, "default");
+  EXPECT_EQ(e.controllers[0].name, "web-" + *hash);
+  ASSERT_TRUE(e.controllers[0].selector.has_value());
+  EXPECT_EQ(e.controllers[0].selector->match_labels,
+            (Labels{{"app", "web"}, {"pod-template-hash", *hash}}));
+  EXPECT_TRUE(e.controllers[0].selector->Matches(pods[0].meta.labels));
+  EXPECT_EQ(e.controllers[1].name, "api-7f9c");
+  EXPECT_EQ(e.controllers[1].selector, api_rs.selector);
+  EXPECT_EQ(e.controllers[2].kind, "StatefulSet");
+  EXPECT_EQ(e.controllers[2].name, "db");
+  // AdmitInput hands them to the engine.
+  const AdmissionResult admitted =
+      AdmitInput({}, {web, api, api_rs, db, job}, FeatureGates{}, AdmissionMode::kExisting, 1);
+  EXPECT_EQ(admitted.state.controllers, e.controllers);
+}
+
 // --- StatefulSet ----------------------------------------------------------------------------
 
 TEST(ExpandWorkloadsTest, StatefulSetPodsAreNamedByOrdinalAndSkipExistingOnes) {

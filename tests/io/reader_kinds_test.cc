@@ -318,7 +318,7 @@ metadata: {name: web, namespace: prod}
 data: {replicas: "3"}
 ---
 apiVersion: v1
-kind: Service
+kind: Endpoints
 metadata: {name: svc}
 )",
                                         "app.yaml");
@@ -331,6 +331,40 @@ metadata: {name: svc}
   EXPECT_EQ(r.ignored[0].source.document, 1);
   EXPECT_EQ(r.ignored[1].name, "svc");
   EXPECT_EQ(r.ignored[1].source.document, 2);
+}
+
+// Services are read for what kube-scheduler reads of them (PodTopologySpread's default
+// selector): spec.selector, with null kept apart from {} (nothing versus everything).
+TEST(ReaderServiceTest, SelectorIsReadAndNullIsUnset) {
+  const ReadResult r = ReadManifestText(R"(
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: prod}
+spec:
+  selector: {app: web, tier: front}
+  ports: [{port: 80}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: external}
+spec: {type: ExternalName, externalName: example.com, selector: null}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: all}
+spec: {selector: {}}
+)",
+                                        "svc.yaml");
+  ASSERT_TRUE(r.errors.empty());
+  ASSERT_EQ(r.objects.size(), 3u);
+  EXPECT_EQ(r.objects[0].kind, ObjectKind::kService);
+  const Service& web = std::get<Service>(r.objects[0].value);
+  EXPECT_EQ(web.meta.namespace_, "prod");
+  EXPECT_EQ(web.selector, (Labels{{"app", "web"}, {"tier", "front"}}));
+  EXPECT_FALSE(std::get<Service>(r.objects[1].value).selector.has_value());
+  ASSERT_TRUE(std::get<Service>(r.objects[2].value).selector.has_value());
+  EXPECT_TRUE(std::get<Service>(r.objects[2].value).selector->empty());
+  EXPECT_TRUE(r.ignored.empty());
 }
 
 TEST(ReaderTest, UnknownFieldsAreTolerated) {

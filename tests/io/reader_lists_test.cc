@@ -57,7 +57,7 @@ items:
   kind: Pod
   metadata: {name: p1, namespace: default}
 - apiVersion: v1
-  kind: Service
+  kind: ConfigMap
   metadata: {name: d}
 )",
                                         "list.yaml");
@@ -66,7 +66,7 @@ items:
   EXPECT_EQ(r.objects[0].source.line, 5);
   EXPECT_EQ(r.objects[1].source.line, 8);
   ASSERT_EQ(r.ignored.size(), 1u);
-  EXPECT_EQ(r.ignored[0].kind, "Service");
+  EXPECT_EQ(r.ignored[0].kind, "ConfigMap");
 }
 
 TEST(ReaderListTest, TypedListItemsTakeTheirKindFromTheList) {

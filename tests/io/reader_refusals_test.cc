@@ -111,7 +111,8 @@ spec:
                                              "c.yaml"));
   // schedulingGates is modelled (SchedulingGates PreEnqueue): decoded, not noted.
   EXPECT_EQ(pod.spec.scheduling_gates, (std::vector<std::string>{"wait"}));
-  EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kTopologySpread));
+  // ScheduleAnyway spread constraints are scored (PodTopologySpread's score): decoded, not noted.
+  EXPECT_EQ(pod.spec.topology_spread_constraints.size(), 1U);
   // Preferred pod anti-affinity is scored (InterPodAffinity's score): decoded, not noted.
   EXPECT_EQ(pod.spec.affinity.pod_anti_affinity_preferred.size(), 1U);
   EXPECT_TRUE(pod.spec.Uses(UnmodeledField::kVolumes));

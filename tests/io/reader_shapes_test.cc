@@ -51,17 +51,17 @@ TEST(ReaderDumpTest, ClusterInfoDumpTreeReadsNodesThenNamespacesInNameOrder) {
   // Setup: `kubectl cluster-info dump --output-directory` layout: nodes.json at the top, one
   // directory per namespace with typed lists whose items lack kind, pod logs as logs.txt.
   // Expect: nodes first (top-level files before subdirectories), then default/ before
-  // kube-system/ (bytewise); items typed from NodeList/PodList; Events and Services ignored;
+  // kube-system/ (bytewise); items typed from NodeList/PodList/ServiceList; Events ignored;
   // each logs.txt a SkippedFile warning; no errors.
   const ReadResult r = ReadManifests({kData + "/cluster-info-dump"});
   EXPECT_EQ(ErrorsText(r), "");
   EXPECT_EQ(Names(r), (std::vector<std::string>{"Node node-1", "Node node-2", "Pod default/web-1",
                                                 "Pod default/web-2",
-                                                "Pod kube-system/coredns-5d78c9869d-abcde"}));
+                                                "Pod kube-system/coredns-5d78c9869d-abcde",
+                                                "Service kube-system/kube-dns"}));
   std::vector<std::string> ignored;
   for (const IgnoredObject& i : r.ignored) ignored.push_back(i.kind + " " + i.name);
-  EXPECT_EQ(ignored,
-            (std::vector<std::string>{"Event default/web-2.17a", "Service kube-system/kube-dns"}));
+  EXPECT_EQ(ignored, (std::vector<std::string>{"Event default/web-2.17a"}));
   EXPECT_EQ(Codes(r),
             (std::vector<std::string>{
                 "SkippedFile " + kData + "/cluster-info-dump/default/web-1/logs.txt",

@@ -181,6 +181,89 @@ TEST(DefaultSpreadConstraintsTest, HostnameThreeZoneFiveOnlyWithASelector) {
   EXPECT_EQ(cs[1].max_skew, 5);
 }
 
+// helper.DefaultSelector, case by case.
+class DefaultSpreadSelectorTest : public ::testing::Test {
+ protected:
+  static Service MakeService(std::string ns, std::optional<Labels> selector) {
+    Service s;
+    s.meta.namespace_ = std::move(ns);
+    s.selector = std::move(selector);
+    return s;
+  }
+  static PodController ReplicaSet(std::string name, LabelSelector selector) {
+    return {"ReplicaSet", "default", std::move(name), std::move(selector)};
+  }
+  void Own(Pod& pod, std::string kind, std::string name, std::string api_version = "apps/v1",
+           bool controller = true) {
+    pod.meta.owner_references.push_back({std::move(api_version), std::move(kind), std::move(name), "", controller});
+  }
+  Pod pod_ = MakePod("default", {{"app", "web"}, {"pod-template-hash", "abc"}, {"tier", "front"}});
+};
+
+// Setup: no Service, no controller. Expect: unset (no default constraints).
+TEST_F(DefaultSpreadSelectorTest, NothingSelectsThePod) {
+  EXPECT_FALSE(DefaultSpreadSelector(pod_, {}, {}).has_value());
+}
+
+// Setup: Services in the pod's namespace: one selecting app=web, one tier=front, one selecting
+// another app, one with an unset selector, one with an empty selector; and app=web in another
+// namespace. Expect: the two that select the pod merged (app=web, tier=front); the unset one
+// selects nothing, the empty one everything but adds no label.
+TEST_F(DefaultSpreadSelectorTest, ServicesSelectingThePodMergeTheirSelectors) {
+  const Service web = MakeService("default", Labels{{"app", "web"}});
+  const Service front = MakeService("default", Labels{{"tier", "front"}});
+  const Service api = MakeService("default", Labels{{"app", "api"}});
+  const Service unset = MakeService("default", std::nullopt);
+  const Service all = MakeService("default", Labels{});
+  const Service elsewhere = MakeService("other", Labels{{"pod-template-hash", "abc"}});
+  const auto selector = DefaultSpreadSelector(pod_, {&web, &front, &api, &unset, &all, &elsewhere}, {});
+  ASSERT_TRUE(selector.has_value());
+  EXPECT_EQ(selector->match_labels, (Labels{{"app", "web"}, {"tier", "front"}}));
+  EXPECT_TRUE(selector->match_expressions.empty());
+  // Only the empty Service: still nothing to spread by.
+  EXPECT_FALSE(DefaultSpreadSelector(pod_, {&all, &unset}, {}).has_value());
+}
+
+// Setup: the pod's controller is ReplicaSet web-abc (apps/v1). Expect: its selector's
+// requirements added to a Service's labels; a ReplicaSet of that name in another namespace, an
+// owner that is not the controller, or an owner of another apiVersion adds nothing.
+TEST_F(DefaultSpreadSelectorTest, TheControllersSelectorIsAdded) {
+  const Service web = MakeService("default", Labels{{"app", "web"}});
+  LabelSelector rs_selector{{{"app", "web"}, {"pod-template-hash", "abc"}},
+                            {{"tier", SelectorOperator::kExists, {}}}};
+  const std::vector<PodController> controllers = {
+      {"ReplicaSet", "other", "web-abc", LabelSelector{{{"team", "x"}}, {}}}, ReplicaSet("web-abc", rs_selector)};
+  Pod owned = pod_;
+  Own(owned, "ReplicaSet", "web-abc");
+  auto selector = DefaultSpreadSelector(owned, {&web}, controllers);
+  ASSERT_TRUE(selector.has_value());
+  EXPECT_EQ(selector->match_labels, (Labels{{"app", "web"}}));
+  EXPECT_EQ(selector->match_expressions,
+            (std::vector<LabelSelectorRequirement>{{"app", SelectorOperator::kIn, {"web"}},
+                                                   {"pod-template-hash", SelectorOperator::kIn, {"abc"}},
+                                                   {"tier", SelectorOperator::kExists, {}}}));
+  EXPECT_TRUE(selector->Matches(owned.meta.labels));
+  // Without a Service, the ReplicaSet alone.
+  selector = DefaultSpreadSelector(owned, {}, controllers);
+  ASSERT_TRUE(selector.has_value());
+  EXPECT_TRUE(selector->match_labels.empty());
+  EXPECT_EQ(selector->match_expressions.size(), 3U);
+
+  Pod not_controller = pod_;
+  Own(not_controller, "ReplicaSet", "web-abc", "apps/v1", /*controller=*/false);
+  EXPECT_FALSE(DefaultSpreadSelector(not_controller, {}, controllers).has_value());
+  Pod old_api = pod_;
+  Own(old_api, "ReplicaSet", "web-abc", "extensions/v1beta1");
+  EXPECT_FALSE(DefaultSpreadSelector(old_api, {}, controllers).has_value());
+  Pod unknown = pod_;
+  Own(unknown, "ReplicaSet", "web-zzz");
+  EXPECT_FALSE(DefaultSpreadSelector(unknown, {}, controllers).has_value());
+  // A StatefulSet owner is looked up as a StatefulSet, not a ReplicaSet of the same name.
+  Pod stateful = pod_;
+  Own(stateful, "StatefulSet", "web-abc");
+  EXPECT_FALSE(DefaultSpreadSelector(stateful, {}, controllers).has_value());
+}
+
 // n0 (zone a): 2 web pods; n1 (zone a): 1; n2 (zone b): 0.
 class PodTopologySpreadScoreTest : public ::testing::Test {
  protected:

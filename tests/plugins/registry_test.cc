@@ -56,8 +56,9 @@ TEST(RegistryTest, ScorePluginsCarryTheDefaultWeights) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"NodeResourcesFit", "NodeResourcesBalancedAllocation",
                                              "TaintToleration", "NodeAffinity",
-                                             "ImageLocality", "InterPodAffinity"}));
-  EXPECT_EQ(weights, (std::vector<std::int64_t>{1, 1, 3, 2, 1, 2}));
+                                             "ImageLocality", "PodTopologySpread",
+                                             "InterPodAffinity"}));
+  EXPECT_EQ(weights, (std::vector<std::int64_t>{1, 1, 3, 2, 1, 2, 2}));
 }
 
 }  // namespace

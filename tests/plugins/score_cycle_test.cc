@@ -220,5 +220,86 @@ TEST_F(ScoreCycleTest, InterPodAffinitySeesPodsAssumedInAPodGroupCycle) {
   }
 }
 
+// PodTopologySpread's score. Shared setup (`WebOnN1`): n1 runs three app=web pods (100m / 100Mi
+// each), n2 a 500m / 1Gi filler; the incoming web pod (app=web, controller ReplicaSet web-abc).
+// Without the score n1 wins on resources (LeastAllocated 92 vs 85). With the default constraints
+// (hostname maxSkew 3; no node has a zone) n1 scores round(3 * ln 4 + 2) = 6 and n2 2, which
+// normalize to 33 and 100: n2 leads by 2 * 67.
+class SpreadScoreCycleTest : public ScoreCycleTest {
+ protected:
+  void WebOnN1(const std::string& ns = "default") {
+    for (const char* name : {"n1", "n2"}) AddNode(Node4(name).Label(kHostname, name).Build());
+    for (int i = 0; i < 3; ++i) {
+      AddPod(MakePod("web-" + std::to_string(i)).Namespace(ns).Node("n1").Cpu("100m").Memory("100Mi")
+                 .Label("app", "web").Build());
+    }
+    AddPod(MakePod("filler").Node("n2").Cpu("500m").Memory("1Gi").Build());
+    AddPod(MakePod("p").Cpu("100m").Memory("100Mi").Label("app", "web").Owner("ReplicaSet", "web-abc").Build());
+  }
+  void AddReplicaSet() {
+    state.controllers.push_back({"ReplicaSet", "default", "web-abc", LabelSelector{{{"app", "web"}}, {}}});
+  }
+};
+
+// Setup: WebOnN1, neither a Service nor the ReplicaSet known. Expect: n1 (nothing to spread by;
+// this is the control for the tests below).
+TEST_F(SpreadScoreCycleTest, WithoutASelectorResourcesDecide) {
+  WebOnN1();
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n1"));
+}
+
+// Setup: WebOnN1 with ReplicaSet web-abc (selector app=web). Expect: n2, away from its siblings.
+TEST_F(SpreadScoreCycleTest, TheReplicaSetsSelectorSpreadsItsPodsByDefault) {
+  WebOnN1();
+  AddReplicaSet();
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n2"));
+}
+
+// Setup: WebOnN1 with a Service selecting app=web instead of the ReplicaSet. Expect: n2.
+TEST_F(SpreadScoreCycleTest, AServiceSelectingThePodSpreadsItByDefault) {
+  WebOnN1();
+  state.services.push_back(kpsim::testing::MakeService("web", "default", Labels{{"app", "web"}}));
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n2"));
+}
+
+// Setup: WebOnN1 with the ReplicaSet, but the three web pods live in namespace `other`.
+// Expect: n1: only pods of the incoming pod's namespace count.
+TEST_F(SpreadScoreCycleTest, OnlyPodsOfThePodsNamespaceCount) {
+  WebOnN1("other");
+  AddReplicaSet();
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n1"));
+}
+
+// Setup: WebOnN1 with the ReplicaSet; the pod has its own DoNotSchedule constraint (maxSkew 10,
+// never violated). Expect: n1: a pod with constraints of its own gets no default ones, and a
+// DoNotSchedule constraint does not score.
+TEST_F(SpreadScoreCycleTest, OwnConstraintsReplaceTheDefaultsAndOnlyScheduleAnywayScores) {
+  WebOnN1();
+  AddReplicaSet();
+  TopologySpreadConstraint c;
+  c.max_skew = 10;
+  c.topology_key = kHostname;
+  c.when_unsatisfiable = UnsatisfiableConstraintAction::kDoNotSchedule;
+  c.label_selector = LabelSelector{{{"app", "web"}}, {}};
+  state.pods.back().spec.topology_spread_constraints.push_back(c);
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n1"));
+  // The same constraint as ScheduleAnyway scores (maxSkew 10: n1 round(3 ln 4 + 9) = 13, n2 9,
+  // normalized 69 and 100): n2.
+  state.pods.back().spec.topology_spread_constraints.back().when_unsatisfiable =
+      UnsatisfiableConstraintAction::kScheduleAnyway;
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n2"));
+}
+
+// Setup: WebOnN1 with the ReplicaSet, but n1's three web pods are being deleted
+// (deletionTimestamp set, as preemption victims are). Expect: n1: terminating pods are not
+// counted (both nodes score 2, normalized to 100 each), though they still hold their resources.
+// Counted, they would send the pod to n2.
+TEST_F(SpreadScoreCycleTest, TerminatingPodsAreNotCounted) {
+  WebOnN1();
+  AddReplicaSet();
+  for (std::size_t i = 0; i < 3; ++i) state.pods[i].meta.deletion_timestamp = WallTime{kOriginUs};
+  EXPECT_EQ(ChosenOverSeeds("p"), Times10("n1"));
+}
+
 }  // namespace
 }  // namespace kpsim::engine::test

@@ -321,6 +321,17 @@ inline Object ToObject(const PodDisruptionBudget& v, int document = 0) {
 inline Object ToObject(const Namespace& v, int document = 0) {
   return Object{ObjectKind::kNamespace, SourceRef{"test.yaml", document, 0}, v};
 }
+inline Object ToObject(const Service& v, int document = 0) {
+  return Object{ObjectKind::kService, SourceRef{"test.yaml", document, 0}, v};
+}
+// A Service `name` in namespace `ns` whose spec.selector is `selector` (nullopt: unset).
+inline Service MakeService(std::string name, std::string ns, std::optional<Labels> selector) {
+  Service s;
+  s.meta.name = std::move(name);
+  s.meta.namespace_ = std::move(ns);
+  s.selector = std::move(selector);
+  return s;
+}
 inline Object ToObject(const PodGroup& v, int document = 0) {
   return Object{v.composite ? ObjectKind::kCompositePodGroup : ObjectKind::kPodGroup,
                 SourceRef{"test.yaml", document, 0}, v};

@@ -333,10 +333,9 @@ struct PodCondition {
 // (a bit each in `PodSpec::unmodeled`) so the run can say how many pods use each.
 enum class UnmodeledField : std::uint8_t {
   kVolumes,            // PVC, ephemeral, CSI and cloud-disk volumes (Volume* plugins)
-  kTopologySpread,     // ScheduleAnyway topology spread constraints (PodTopologySpread scoring)
   kResourceClaims,     // spec.resourceClaims (DynamicResources)
 };
-inline constexpr int kUnmodeledFieldCount = 3;
+inline constexpr int kUnmodeledFieldCount = 2;
 // The field as a person reads it in a manifest, and the kube-scheduler plugin that reads it.
 std::string_view UnmodeledFieldName(UnmodeledField field);
 std::string_view UnmodeledFieldPlugin(UnmodeledField field);
@@ -419,6 +418,29 @@ struct Namespace {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Service (core/v1): only what kube-scheduler reads of it, the pods it selects
+// (`helper.DefaultSelector` via `GetPodServices`, for PodTopologySpread's default constraints).
+
+struct Service {
+  ObjectMeta meta;
+  // spec.selector. Unset selects no pod ("services with nil selectors match nothing"); an empty
+  // map selects every pod of the namespace.
+  std::optional<Labels> selector;
+  friend bool operator==(const Service&, const Service&) = default;
+};
+
+// A controller that selects its pods, as `helper.DefaultSelector` looks it up through a pod's
+// controller ownerReference: a ReplicaSet or StatefulSet (apps/v1), from the input or created by
+// a Deployment's expansion.
+struct PodController {
+  std::string kind;  // "ReplicaSet" or "StatefulSet"
+  std::string namespace_;
+  std::string name;
+  std::optional<LabelSelector> selector;  // spec.selector
+  friend bool operator==(const PodController&, const PodController&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
 // PodGroup / CompositePodGroup (scheduling.k8s.io v1alpha2, v1alpha3, v1beta1).
 
 enum class DisruptionMode : std::uint8_t { kSingle, kAll };
@@ -455,6 +477,7 @@ enum class ObjectKind : std::uint8_t {
   kNamespace,
   kPodGroup,
   kCompositePodGroup,
+  kService,
 };
 std::string_view ObjectKindName(ObjectKind kind);  // "Node", "Pod", ...
 bool IsClusterScoped(ObjectKind kind);
@@ -485,7 +508,7 @@ struct Object {
   ObjectKind kind = ObjectKind::kPod;
   SourceRef source;
   // The alternative matching `kind` (PodGroup serves kPodGroup and kCompositePodGroup).
-  std::variant<Node, Pod, PriorityClass, PodDisruptionBudget, Namespace, PodGroup> value;
+  std::variant<Node, Pod, PriorityClass, PodDisruptionBudget, Namespace, PodGroup, Service> value;
 
   const ObjectMeta& meta() const;
   // "ns/name" for namespaced kinds, "name" for cluster-scoped ones.

@@ -1,0 +1,92 @@
+#include "plugins/pod_classes.h"
+
+#include <utility>
+
+namespace kpsim::engine {
+
+std::string NamespaceAndLabels(const Pod& pod) {
+  std::string key = pod.meta.namespace_;
+  for (const auto& [name, value] : pod.meta.labels) {
+    key += '\x1f';
+    key += name;
+    key += '=';
+    key += value;
+  }
+  return key;
+}
+
+PodClasses::PodClasses(const ClusterModel& model, std::function<std::string(const Pod&)> key,
+                       std::function<bool(const Pod&, const Pod&)> alike,
+                       std::function<bool(const PodInfo&)> counts, std::function<bool(const Pod&)> flag)
+    : model_(model),
+      key_(std::move(key)),
+      alike_(std::move(alike)),
+      counts_(std::move(counts)),
+      flag_(std::move(flag)) {
+  counted_.resize(model_.nodes().size());
+  // Every node once, then only the nodes the change log names.
+  for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
+    counted_[id] = Counted(static_cast<NodeId>(id));
+    for (PodId pod : counted_[id]) Count(static_cast<NodeId>(id), pod, +1);
+  }
+  log_pos_ = model_.change_log().size();
+}
+
+const std::vector<std::int32_t>& PodClasses::WithKey(const std::string& key) const {
+  static const std::vector<std::int32_t> kNone;
+  auto it = classes_by_key_.find(key);
+  return it == classes_by_key_.end() ? kNone : it->second;
+}
+
+std::vector<PodId> PodClasses::Counted(NodeId node) const {
+  const std::vector<PodId>& pods = model_.nodes()[static_cast<std::size_t>(node)].pods;
+  if (!counts_) return pods;
+  std::vector<PodId> out;
+  out.reserve(pods.size());
+  for (PodId pod : pods) {
+    if (counts_(model_.pods()[static_cast<std::size_t>(pod)])) out.push_back(pod);
+  }
+  return out;
+}
+
+std::int32_t PodClasses::ClassOf(PodId pod_id) {
+  if (class_of_pod_.size() <= static_cast<std::size_t>(pod_id)) {
+    class_of_pod_.resize(model_.pods().size(), -1);
+  }
+  std::int32_t& cls = class_of_pod_[static_cast<std::size_t>(pod_id)];
+  if (cls >= 0) return cls;
+  const Pod& pod = model_.pods()[static_cast<std::size_t>(pod_id)].pod;
+  std::vector<std::int32_t>& same_key = classes_by_key_[key_(pod)];
+  for (std::int32_t candidate : same_key) {
+    const PodId rep = classes_[static_cast<std::size_t>(candidate)].representative;
+    if (!alike_ || alike_(model_.pods()[static_cast<std::size_t>(rep)].pod, pod)) return cls = candidate;
+  }
+  cls = static_cast<std::int32_t>(classes_.size());
+  same_key.push_back(cls);
+  classes_.push_back({pod_id, {}, 0, flag_ && flag_(pod)});
+  return cls;
+}
+
+void PodClasses::Count(NodeId node, PodId pod, std::int64_t delta) {
+  Class& cls = classes_[static_cast<std::size_t>(ClassOf(pod))];
+  auto it = cls.nodes.try_emplace(node, 0).first;
+  it->second += delta;
+  if (it->second == 0) cls.nodes.erase(it);
+  cls.total += delta;
+  if (cls.flagged) flagged_total_ += delta;
+}
+
+void PodClasses::CatchUp() {
+  const auto& log = model_.change_log();
+  for (; log_pos_ < log.size(); ++log_pos_) {
+    const NodeId id = log[log_pos_];
+    std::vector<PodId> now = Counted(id);
+    std::vector<PodId>& counted = counted_[static_cast<std::size_t>(id)];
+    if (counted == now) continue;
+    for (PodId pod : counted) Count(id, pod, -1);
+    for (PodId pod : now) Count(id, pod, +1);
+    counted = std::move(now);
+  }
+}
+
+}  // namespace kpsim::engine
