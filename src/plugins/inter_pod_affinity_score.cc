@@ -139,6 +139,9 @@ InterPodAffinityScore::InterPodAffinityScore(ClusterModel& model)
   namespace_labels_ = [this](std::string_view ns) -> const Labels* {
     return &model_.NamespaceLabels(std::string(ns));
   };
+  // Pods created later are replacements, copies of existing pods' specs.
+  any_affinity_ = std::any_of(model_.pods().begin(), model_.pods().end(),
+                              [](const PodInfo& p) { return HasPodAffinityTerms(p.pod.spec.affinity); });
 }
 
 void InterPodAffinityScore::AddTerm(const PodClasses::Class& cls, const PodAffinityTerm& term,
@@ -157,11 +160,13 @@ void InterPodAffinityScore::AddTerm(const PodClasses::Class& cls, const PodAffin
 // Mirrors `InterPodAffinity.PreScore` with `processExistingPod` per class (see the class comment),
 // then `Score` and `NormalizeScore` over the feasible nodes.
 void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId> feasible) {
-  classes_.CatchUp();
   topology_score_.clear();
   const Affinity& mine = pod.pod.spec.affinity;
   const bool has_constraints =
       !mine.pod_affinity_preferred.empty() || !mine.pod_anti_affinity_preferred.empty();
+  skip_ = !has_constraints && !any_affinity_;
+  if (skip_) return;
+  classes_.CatchUp();
   skip_ = !has_constraints && classes_.flagged_total() == 0;
   if (skip_) return;
   const plugins::AffinityPodView incoming = plugins::MakeAffinityPodView(pod.pod);

@@ -115,6 +115,7 @@ class InterPodAffinityScore final : public ScorePlugin {
   // Bound pods alike for `processExistingPod` (same namespace, labels and affinity), flagged
   // when they have pod (anti-)affinity terms (upstream `podWithAffinity`).
   PodClasses classes_;
+  bool any_affinity_ = false;  // some pod of the model has pod (anti-)affinity terms
   // This cycle.
   bool skip_ = true;
   plugins::TopologyScore topology_score_;

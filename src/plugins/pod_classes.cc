@@ -22,15 +22,7 @@ PodClasses::PodClasses(const ClusterModel& model, std::function<std::string(cons
       key_(std::move(key)),
       alike_(std::move(alike)),
       counts_(std::move(counts)),
-      flag_(std::move(flag)) {
-  counted_.resize(model_.nodes().size());
-  // Every node once, then only the nodes the change log names.
-  for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
-    counted_[id] = Counted(static_cast<NodeId>(id));
-    for (PodId pod : counted_[id]) Count(static_cast<NodeId>(id), pod, +1);
-  }
-  log_pos_ = model_.change_log().size();
-}
+      flag_(std::move(flag)) {}
 
 const std::vector<std::int32_t>& PodClasses::WithKey(const std::string& key) const {
   static const std::vector<std::int32_t> kNone;
@@ -78,6 +70,17 @@ void PodClasses::Count(NodeId node, PodId pod, std::int64_t delta) {
 
 void PodClasses::CatchUp() {
   const auto& log = model_.change_log();
+  if (!built_) {
+    // Every node once, then only the nodes the change log names.
+    built_ = true;
+    counted_.resize(model_.nodes().size());
+    for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
+      counted_[id] = Counted(static_cast<NodeId>(id));
+      for (PodId pod : counted_[id]) Count(static_cast<NodeId>(id), pod, +1);
+    }
+    log_pos_ = log.size();
+    return;
+  }
   for (; log_pos_ < log.size(); ++log_pos_) {
     const NodeId id = log[log_pos_];
     std::vector<PodId> now = Counted(id);

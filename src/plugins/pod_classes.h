@@ -36,7 +36,9 @@ class PodClasses {
              std::function<bool(const Pod&, const Pod&)> alike,
              std::function<bool(const PodInfo&)> counts, std::function<bool(const Pod&)> flag);
 
-  // Applies the changes the model's change log recorded since the last call.
+  // Applies the changes the model's change log recorded since the last call; the first call
+  // classifies every bound pod (nothing is built before a plugin needs it: most pods of most
+  // clusters never do).
   void CatchUp();
   const std::vector<Class>& classes() const { return classes_; }
   // Counted pods whose class is flagged.
@@ -60,6 +62,7 @@ class PodClasses {
   std::vector<std::int32_t> class_of_pod_;   // by pod id; -1: not classified yet
   std::vector<std::vector<PodId>> counted_;  // by node: the pods counted in `classes_`
   std::size_t log_pos_ = 0;                  // into `model_.change_log()`
+  bool built_ = false;
 };
 
 }  // namespace kpsim::engine

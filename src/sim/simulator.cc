@@ -323,13 +323,9 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
   for (const Victim& v : victims) {
     PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
     if (victim.IsTerminating()) continue;  // already being deleted: no API call
+    // The API server would set its deletionTimestamp and a DisruptionTarget condition; the
+    // model's state (terminating by preemption, gone after its grace period) says the same.
     model_.MarkTerminating(v.pod, /*by_preemption=*/true);
-    victim.pod.meta.deletion_timestamp =
-        WallTime{model_.origin_unix_us() + (now_ + SimDuration{victim.grace_us}).time_since_epoch().count()};
-    victim.pod.status.conditions.push_back(PodCondition{
-        "DisruptionTarget", "True", "PreemptionByScheduler",
-        fmt::format("default-scheduler: preempting to accommodate a higher priority {}",
-                    by_group.empty() ? "pod" : "pod group")});
     SimEvent e;
     e.time = now_;
     e.reason = EventReason::kPreempted;

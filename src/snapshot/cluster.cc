@@ -1,6 +1,7 @@
 #include "snapshot/cluster.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include <fmt/format.h>
@@ -20,19 +21,20 @@ constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;  // 200 MB
 void AppendStaticKey(const PodSpec& spec, std::string& out) {
   out += "tol[";
   for (const Toleration& t : spec.tolerations) {
-    out += fmt::format("{}|{}|{}|{};", t.key, static_cast<int>(t.op), t.value,
-                       t.effect ? static_cast<int>(*t.effect) : -1);
+    fmt::format_to(std::back_inserter(out), "{}|{}|{}|{};", t.key, static_cast<int>(t.op), t.value,
+                   t.effect ? static_cast<int>(*t.effect) : -1);
   }
   out += "]name[" + spec.node_name;
   out += "]sel[";
-  for (const auto& [k, v] : spec.node_selector) out += fmt::format("{}={};", k, v);
+  for (const auto& [k, v] : spec.node_selector) fmt::format_to(std::back_inserter(out), "{}={};", k, v);
   out += "]aff[";
   if (spec.affinity.node_affinity_required) {
     for (const NodeSelectorTerm& term : spec.affinity.node_affinity_required->terms) {
       out += "(";
       for (const auto* reqs : {&term.match_expressions, &term.match_fields}) {
         for (const NodeSelectorRequirement& r : *reqs) {
-          out += fmt::format("{}{}{};", r.key, static_cast<int>(r.op), fmt::join(r.values, ","));
+          fmt::format_to(std::back_inserter(out), "{}{}{};", r.key, static_cast<int>(r.op),
+                         fmt::join(r.values, ","));
         }
         out += "|";
       }
@@ -149,8 +151,7 @@ void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
 }
 
 PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
-  PodInfo info;
-  info.pod = pod;
+  PodInfo info{pod};
   info.is_input = is_input;
   info.key = pod.meta.namespace_ + "/" + pod.meta.name;
   info.uid = pod.meta.uid.empty() ? info.key : pod.meta.uid;
@@ -170,7 +171,6 @@ PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
     info.grace_us = std::max<std::int64_t>(0, *pod.spec.termination_grace_period_seconds) * 1'000'000;
   }
   info.owned = !pod.meta.owner_references.empty();
-  info.pod.status.nominated_node_name.clear();  // applied through SetNomination
   for (std::size_t i = 0; i < pdbs_.size(); ++i) {
     const PdbState& pdb = pdbs_[i];
     if (pdb.api->meta.namespace_ != pod.meta.namespace_) continue;
@@ -181,21 +181,46 @@ PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
   return info;
 }
 
+std::size_t ClusterModel::EquivalenceKeyHash::operator()(const EquivalenceKey& k) const {
+  std::size_t h = std::hash<std::string>{}(k.namespace_);
+  const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 0x100000001B3ULL + (h >> 29); };
+  mix(static_cast<std::uint64_t>(k.priority));
+  mix(static_cast<std::uint64_t>(k.milli_cpu));
+  mix(static_cast<std::uint64_t>(k.memory));
+  mix(static_cast<std::uint64_t>(k.ephemeral_storage));
+  mix(static_cast<std::uint64_t>(k.pods));
+  mix(static_cast<std::uint64_t>(k.static_class));
+  for (const auto& [name, value] : k.scalar) mix(std::hash<std::string>{}(name) ^ static_cast<std::uint64_t>(value));
+  for (const HostPort& port : k.host_ports) mix(static_cast<std::uint64_t>(port.port));
+  mix(std::hash<std::string>{}(k.affinity_owner));
+  return h;
+}
+
 void ClusterModel::Classify(PodInfo& info) {
-  std::string static_key;
-  AppendStaticKey(info.pod.spec, static_key);
-  info.static_class = Intern(static_class_ids_, static_key);
-  std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}|", info.pod.meta.namespace_, info.priority,
-                                info.request.milli_cpu, info.request.memory,
-                                info.request.ephemeral_storage, info.request.pods,
-                                info.static_class);
-  for (const auto& [name, value] : info.request.scalar) key += fmt::format("{}={};", name, value);
-  // NodePorts: the host ports asked for (in GetHostPorts order; validation refuses duplicates).
-  for (const HostPort& port : info.pod.spec.host_ports) {
-    key += fmt::format("port:{}/{}/{};", port.host_ip, port.protocol, port.port);
+  const PodSpec& spec = info.pod.spec;
+  if (spec.tolerations.empty() && spec.node_name.empty() && spec.node_selector.empty() &&
+      !spec.affinity.node_affinity_required) {
+    // No node-local constraint: the most common class, interned once.
+    if (unconstrained_class_ == kNoId) {
+      std::string static_key;
+      AppendStaticKey(spec, static_key);
+      unconstrained_class_ = Intern(static_class_ids_, std::move(static_key));
+    }
+    info.static_class = unconstrained_class_;
+  } else {
+    std::string static_key;
+    AppendStaticKey(spec, static_key);
+    info.static_class = Intern(static_class_ids_, std::move(static_key));
   }
-  if (info.has_pod_affinity) key += "#" + info.key;  // never shares results
-  info.equivalence_class = Intern(class_ids_, std::move(key));
+  EquivalenceKey key{info.pod.meta.namespace_, info.priority, info.request.milli_cpu,
+                     info.request.memory, info.request.ephemeral_storage, info.request.pods,
+                     info.static_class, info.request.scalar,
+                     // NodePorts: the host ports asked for (in GetHostPorts order).
+                     spec.host_ports,
+                     // Required pod (anti-)affinity: never shares results.
+                     info.has_pod_affinity ? info.key : std::string()};
+  auto [it, inserted] = class_ids_.try_emplace(std::move(key), static_cast<std::int32_t>(class_ids_.size()));
+  info.equivalence_class = it->second;
 }
 
 ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& options) : state_(&state) {
@@ -394,7 +419,6 @@ void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
   pod.bind_seq = ++bind_counter_;
   AddToNode(pod_id, node_id);
   pod.state = PodState::kRunning;
-  pod.pod.spec.node_name = nodes_[static_cast<std::size_t>(node_id)].name;
   pod.scheduled_at = now;
   pod.start_unix_us = origin_us_ + now.time_since_epoch().count();
   ++progress_generation_;
@@ -478,20 +502,18 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
     Touch(pod.nominated);
   }
   pod.nominated = node_id;
-  pod.pod.status.nominated_node_name.clear();
   if (node_id != kNoId) {
     NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
     node.nominated.push_back(pod_id);
     node.nominees.push_back(NodeInfo::Nominee{pod.priority, pod.request});
     Touch(node_id);
-    pod.pod.status.nominated_node_name = node.name;
   }
   ++generation_;
 }
 
 PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime now) {
   pods_[static_cast<std::size_t>(victim_id)].replaced = true;
-  Pod pod = pods_[static_cast<std::size_t>(victim_id)].pod;
+  Pod& pod = replacement_pods_.emplace_back(pods_[static_cast<std::size_t>(victim_id)].pod);
   pod.meta.name = std::move(name);
   pod.meta.uid.clear();
   pod.meta.deletion_timestamp.reset();

@@ -34,7 +34,9 @@ inline constexpr std::int32_t kNoId = -1;
 using StaticClassId = std::int32_t;
 
 struct PodInfo {
-  Pod pod;          // the api object; status fields are kept current (nomination, deletion)
+  // The api object as admitted (an input pod in the ClusterState, a replacement in the model),
+  // never changed: the live state (node, nomination, termination) is in the fields below.
+  const Pod& pod;
   std::string key;  // "ns/name"
   std::string uid;  // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break)
   std::int32_t priority = 0;
@@ -240,6 +242,7 @@ class ClusterModel {
   const ClusterState* state_;  // outlives the model: nodes and PDBs point into it
   std::vector<NodeInfo> nodes_;
   std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
+  std::deque<Pod> replacement_pods_;  // the api objects of the replacements (`PodInfo::pod`)
   std::vector<PdbState> pdbs_;
   std::vector<GroupInfo> groups_;
   std::unordered_map<std::string, std::int32_t> group_ids_;  // leaf PodGroups by "ns/name"
@@ -253,8 +256,23 @@ class ClusterModel {
   std::vector<NodeId> change_log_;
   ReasonTable reasons_;
   std::vector<std::pair<std::string, Labels>> namespace_labels_;
-  std::unordered_map<std::string, std::int32_t> class_ids_;         // equivalence classes
+  // What makes two pods' filter and dry-run results equal on every node (`equivalence_class`).
+  struct EquivalenceKey {
+    std::string namespace_;
+    std::int32_t priority = 0;
+    std::int64_t milli_cpu = 0, memory = 0, ephemeral_storage = 0, pods = 0;
+    StaticClassId static_class = 0;
+    std::vector<std::pair<std::string, std::int64_t>> scalar;
+    std::vector<HostPort> host_ports;
+    std::string affinity_owner;  // the pod's key when it has required pod (anti-)affinity
+    bool operator==(const EquivalenceKey&) const = default;
+  };
+  struct EquivalenceKeyHash {
+    std::size_t operator()(const EquivalenceKey& k) const;
+  };
+  std::unordered_map<EquivalenceKey, std::int32_t, EquivalenceKeyHash> class_ids_;
   std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
+  StaticClassId unconstrained_class_ = kNoId;  // the static class of pods without constraints
   std::unordered_map<std::string, NodeId> node_ids_;
   std::unordered_map<std::string, PodId> pod_ids_;
   std::uint64_t generation_ = 1;

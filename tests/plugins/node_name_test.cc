@@ -25,11 +25,12 @@ TEST(NodeNameTest, OnlyTheNamedNodeFits) {
   ClusterModel model(state, options);
   const NodeName plugin(model.reasons());
   EXPECT_TRUE(plugin.node_local());
-  PodInfo pod = model.pods()[0];
   const NodeInfo& n1 = model.nodes()[0];
   const NodeInfo& n2 = model.nodes()[1];
-  EXPECT_TRUE(plugin.Filter(pod, n1, FilterInput{n1.requested}).IsSuccess());  // names none
-  pod.pod.spec.node_name = "n2";
+  EXPECT_TRUE(plugin.Filter(model.pods()[0], n1, FilterInput{n1.requested}).IsSuccess());  // names none
+  Pod named = model.pods()[0].pod;
+  named.spec.node_name = "n2";
+  const PodInfo pod{named};
   EXPECT_TRUE(plugin.Filter(pod, n2, FilterInput{n2.requested}).IsSuccess());
   const Status s = plugin.Filter(pod, n1, FilterInput{n1.requested});
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);

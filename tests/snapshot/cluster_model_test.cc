@@ -318,10 +318,12 @@ TEST(ClusterModelPodsTest, InputNominationsApplyToPendingPodsOnly) {
   EXPECT_EQ(model.nodes()[0].nominated, std::vector<PodId>{0});
   EXPECT_TRUE(model.nodes()[1].nominated.empty());
   EXPECT_GT(model.nodes()[0].generation, generation);
-  EXPECT_EQ(model.pods()[0].pod.status.nominated_node_name, "n1");
+  EXPECT_EQ(model.pods()[0].nominated, 0);
   model.SetNomination(0, kNoId);
   EXPECT_TRUE(model.nodes()[0].nominated.empty());
-  EXPECT_TRUE(model.pods()[0].pod.status.nominated_node_name.empty());
+  EXPECT_EQ(model.pods()[0].nominated, kNoId);
+  // The api object stays as admitted: the model's fields are the live state.
+  EXPECT_EQ(model.pods()[0].pod.status.nominated_node_name, "n2");
 }
 
 // Expect: a node's nominees mirror its nominated pods' priority and requests as nominations
