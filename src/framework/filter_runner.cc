@@ -40,7 +40,7 @@ Status FilterRunner::NodeLocal(const PodInfo& pod, NodeId node) {
   if (row.empty()) row.assign(model_.nodes().size(), 0);
   std::int32_t& slot = row[static_cast<std::size_t>(node)];
   if (slot == 0) {
-    Status s = ComputeNodeLocal(pod, model_.nodes()[static_cast<std::size_t>(node)]);
+    Status s = ComputeNodeLocal(pod, model_.node(node));
     auto it = std::find(node_local_results_.begin(), node_local_results_.end(), s);
     if (it == node_local_results_.end()) {
       node_local_results_.push_back(s);
@@ -49,7 +49,7 @@ Status FilterRunner::NodeLocal(const PodInfo& pod, NodeId node) {
     slot = static_cast<std::int32_t>(it - node_local_results_.begin()) + 1;
   }
   const Status& cached = node_local_results_[static_cast<std::size_t>(slot - 1)];
-  assert(cached == ComputeNodeLocal(pod, model_.nodes()[static_cast<std::size_t>(node)]) &&
+  assert(cached == ComputeNodeLocal(pod, model_.node(node)) &&
          "a cached node-local verdict differs from a fresh one (a static-class key is missing)");
   return cached;
 }
@@ -58,7 +58,7 @@ Status FilterRunner::Run(const PodInfo& pod, NodeId node_id, const ResourceList&
                          const AffinityState* affinity, const UsedPorts* ports) {
   Status s = NodeLocal(pod, node_id);
   if (!s.IsSuccess()) return s;
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   const FilterInput in{requested, affinity, ports};
   for (std::size_t i = node_local_count_; i < plugins_.size(); ++i) {
     s = plugins_[i]->Filter(pod, node, in);
@@ -76,7 +76,7 @@ Status FilterRunner::FilterWithNominated(const PodInfo& pod, NodeId node_id,
                                          const ResourceList& requested,
                                          const AffinityState* affinity, const PodInfo* exclude,
                                          const UsedPorts* ports) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   const bool wants_ports = !pod.pod.spec.host_ports.empty();
   bool added = false;
   std::optional<ResourceList> with_nominated;  // copied only when a nominated pod counts
@@ -85,7 +85,7 @@ Status FilterRunner::FilterWithNominated(const PodInfo& pod, NodeId node_id,
   for (std::size_t i = 0; i < node.nominated.size(); ++i) {
     const NodeInfo::Nominee& nominee = node.nominees[i];
     if (nominee.priority < pod.priority) continue;
-    const PodInfo& other = model_.pods()[static_cast<std::size_t>(node.nominated[i])];
+    const PodInfo& other = model_.pod(node.nominated[i]);
     if (&other == exclude) continue;
     if (!with_nominated) with_nominated = requested;
     *with_nominated += nominee.request;
@@ -110,7 +110,7 @@ Status FilterRunner::FilterWithNominated(const PodInfo& pod, NodeId node_id,
 
 Status FilterRunner::CachedFilter(const PodInfo& pod, NodeId node_id,
                                   const AffinityState* affinity) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   if (!CachesUsable(affinity) || pod.nominated == node_id) {
     return FilterWithNominated(pod, node_id, node.requested, affinity, &pod);
   }

@@ -15,7 +15,7 @@ bool InterPodAffinity::PreFilter(const PodInfo& pod, AffinityState& state) {
   state.inter_pod = true;
   for (const NodeInfo& node : model_.nodes()) {
     for (PodId other : node.pods) {
-      const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
+      const PodInfo& o = model_.pod(other);
       if (&o == &pod) continue;
       state.AddAffinityPod(model_, o, node, +1);
     }

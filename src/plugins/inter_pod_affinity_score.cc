@@ -147,7 +147,7 @@ InterPodAffinityScore::InterPodAffinityScore(ClusterModel& model)
 void InterPodAffinityScore::AddTerm(const PodClasses::Class& cls, const PodAffinityTerm& term,
                                     std::int64_t weight, std::int64_t multiplier) {
   for (const auto& [node_id, count] : cls.nodes) {
-    const Labels& node_labels = model_.nodes()[static_cast<std::size_t>(node_id)].api->meta.labels;
+    const Labels& node_labels = model_.node(node_id).api->meta.labels;
     if (node_labels.empty()) continue;  // processExistingPod: a node without labels counts nothing
     const std::string* value = FindLabel(node_labels, term.topology_key);
     if (value == nullptr) continue;
@@ -172,7 +172,7 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
   const plugins::AffinityPodView incoming = plugins::MakeAffinityPodView(pod.pod);
   for (const PodClasses::Class& cls : classes_.classes()) {
     if (cls.nodes.empty() || (!has_constraints && !cls.flagged)) continue;
-    const Pod& existing = model_.pods()[static_cast<std::size_t>(cls.representative)].pod;
+    const Pod& existing = model_.pod(cls.representative).pod;
     const plugins::AffinityPodView theirs_view = plugins::MakeAffinityPodView(existing);
     // 1) and 2): the incoming pod's preferred terms against the existing pods.
     for (const WeightedPodAffinityTerm& t : mine.pod_affinity_preferred) {
@@ -212,7 +212,7 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
     for (const NodeInfo& node : model_.nodes()) view.node_labels.push_back(&node.api->meta.labels);
     for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
       for (PodId p : model_.nodes()[id].pods) {
-        view.pods.push_back(plugins::MakeAffinityPodView(model_.pods()[static_cast<std::size_t>(p)].pod,
+        view.pods.push_back(plugins::MakeAffinityPodView(model_.pod(p).pod,
                                                          static_cast<int>(id)));
       }
     }
@@ -227,7 +227,7 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
   raw.reserve(feasible.size());
   for (NodeId id : feasible) {
     raw.push_back(plugins::InterPodAffinityScore(
-        topology_score_, model_.nodes()[static_cast<std::size_t>(id)].api->meta.labels));
+        topology_score_, model_.node(id).api->meta.labels));
   }
   plugins::InterPodAffinityNormalizeScore(topology_score_, raw);
   scores_.resize(model_.nodes().size());

@@ -50,7 +50,7 @@ void NodeAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId> fea
   std::vector<std::int64_t> raw;
   raw.reserve(feasible.size());
   for (NodeId id : feasible) {
-    raw.push_back(plugins::NodeAffinityScore(affinity, *model_.nodes()[static_cast<std::size_t>(id)].api));
+    raw.push_back(plugins::NodeAffinityScore(affinity, *model_.node(id).api));
   }
   plugins::NodeAffinityNormalizeScore(raw);
   scores_.resize(model_.nodes().size());

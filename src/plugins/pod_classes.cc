@@ -31,12 +31,12 @@ const std::vector<std::int32_t>& PodClasses::WithKey(const std::string& key) con
 }
 
 std::vector<PodId> PodClasses::Counted(NodeId node) const {
-  const std::vector<PodId>& pods = model_.nodes()[static_cast<std::size_t>(node)].pods;
+  const std::vector<PodId>& pods = model_.node(node).pods;
   if (!counts_) return pods;
   std::vector<PodId> out;
   out.reserve(pods.size());
   for (PodId pod : pods) {
-    if (counts_(model_.pods()[static_cast<std::size_t>(pod)])) out.push_back(pod);
+    if (counts_(model_.pod(pod))) out.push_back(pod);
   }
   return out;
 }
@@ -47,11 +47,11 @@ std::int32_t PodClasses::ClassOf(PodId pod_id) {
   }
   std::int32_t& cls = class_of_pod_[static_cast<std::size_t>(pod_id)];
   if (cls >= 0) return cls;
-  const Pod& pod = model_.pods()[static_cast<std::size_t>(pod_id)].pod;
+  const Pod& pod = model_.pod(pod_id).pod;
   std::vector<std::int32_t>& same_key = classes_by_key_[key_(pod)];
   for (std::int32_t candidate : same_key) {
     const PodId rep = classes_[static_cast<std::size_t>(candidate)].representative;
-    if (!alike_ || alike_(model_.pods()[static_cast<std::size_t>(rep)].pod, pod)) return cls = candidate;
+    if (!alike_ || alike_(model_.pod(rep).pod, pod)) return cls = candidate;
   }
   cls = static_cast<std::int32_t>(classes_.size());
   same_key.push_back(cls);

@@ -61,7 +61,7 @@ bool PodTopologySpread::PreFilter(const PodInfo& pod, AffinityState& state) {
     const NodeInfo& node = model_.nodes()[n];
     view.nodes.push_back(NodeView(pod, node));
     for (PodId other : node.pods) {
-      view.pods.push_back(PodView(model_.pods()[static_cast<std::size_t>(other)], static_cast<NodeId>(n)));
+      view.pods.push_back(PodView(model_.pod(other), static_cast<NodeId>(n)));
     }
   }
   state.pod = &pod;

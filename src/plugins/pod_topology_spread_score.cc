@@ -33,7 +33,7 @@ plugins::SpreadView PodTopologySpreadScore::View(
   const std::string& ns = pod.pod.meta.namespace_;
   for (const PodClasses::Class& cls : classes_.classes()) {
     if (cls.total == 0) continue;
-    const Pod& rep = model_.pods()[static_cast<std::size_t>(cls.representative)].pod;
+    const Pod& rep = model_.pod(cls.representative).pod;
     if (rep.meta.namespace_ != ns) continue;
     const bool selected = std::any_of(constraints.begin(), constraints.end(),
                                       [&](const plugins::SpreadConstraint& c) { return c.Selects(rep.meta.labels); });
@@ -49,7 +49,7 @@ plugins::SpreadView PodTopologySpreadScore::FullView(const PodInfo& pod) const {
   plugins::SpreadView view = View(pod, {});
   for (std::size_t n = 0; n < model_.nodes().size(); ++n) {
     for (PodId id : model_.nodes()[n].pods) {
-      const PodInfo& other = model_.pods()[static_cast<std::size_t>(id)];
+      const PodInfo& other = model_.pod(id);
       plugins::SpreadPodView p = plugins::MakeSpreadPodView(other.pod, static_cast<int>(n));
       p.terminating = !CountsForSpread(other);
       view.pods.push_back(p);

@@ -57,7 +57,7 @@ void TaintTolerationScore::PreScore(const PodInfo& pod, std::span<const NodeId> 
   max_count_ = 0;
   for (NodeId id : feasible) {
     max_count_ = std::max<std::int64_t>(
-        max_count_, IntolerablePreferNoSchedule(*model_.nodes()[static_cast<std::size_t>(id)].api,
+        max_count_, IntolerablePreferNoSchedule(*model_.node(id).api,
                                                 pod.pod.spec.tolerations));
   }
 }

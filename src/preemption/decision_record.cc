@@ -67,7 +67,7 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
   const Candidate& best = *ranked.front();
   PreemptionDecision d;
   const std::optional<PodId> preemptor_id = model.FindPod(preemptor.key);
-  assert(preemptor_id && &model.pods()[static_cast<std::size_t>(*preemptor_id)] == &preemptor &&
+  assert(preemptor_id && &model.pod(*preemptor_id) == &preemptor &&
          "the preemptor is the model's own PodInfo");
   d.preemptor = preemptor_id.value_or(kNoIndex);
   d.node = best.node;
@@ -111,7 +111,7 @@ void FillDecisionPdbs(const ClusterModel& model, const std::vector<Victim>& vict
   // By PDB index, in first-met order; victims and their PDBs are few.
   std::vector<std::pair<std::int32_t, std::vector<ResultIndex>>> met;
   for (const Victim& v : victims) {
-    const PodInfo& victim = model.pods()[static_cast<std::size_t>(v.pod)];
+    const PodInfo& victim = model.pod(v.pod);
     for (std::int32_t pdb_index : victim.pdbs) {
       const PdbState& pdb = model.pdbs()[static_cast<std::size_t>(pdb_index)];
       if (pdb.ListsDisrupted(victim.pod.meta.name)) continue;

@@ -11,8 +11,8 @@ std::optional<std::string> PodEligibleToPreemptOthers(const ClusterModel& model,
   if (pod.nominated != kNoId) {
     const Status& s = statuses[static_cast<std::size_t>(pod.nominated)];
     if (s.code() == Code::kUnschedulableAndUnresolvable) return std::nullopt;
-    for (PodId other_id : model.nodes()[static_cast<std::size_t>(pod.nominated)].pods) {
-      const PodInfo& other = model.pods()[static_cast<std::size_t>(other_id)];
+    for (PodId other_id : model.node(pod.nominated).pods) {
+      const PodInfo& other = model.pod(other_id);
       if (other.victim_priority < pod.priority && other.IsTerminating() &&
           other.terminating_by_preemption) {
         return std::string("not eligible due to a terminating pod on the nominated node.");

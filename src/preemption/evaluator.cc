@@ -16,7 +16,7 @@ Evaluator::Evaluator(const ClusterModel& model, const EngineOptions& options, co
 
 const DryRunResult& Evaluator::CachedDryRun(const PodInfo& pod, NodeId node_id, const AffinityState* affinity,
                                             std::deque<DryRunResult>& scratch) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   if (!filters_.CachesUsable(affinity) || pod.nominated == node_id) {
     scratch.push_back(victims_.SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod));
     return scratch.back();

@@ -33,7 +33,7 @@ std::int64_t VictimSelector::StartTime(const PodInfo& pod) const {
 void VictimSelector::MakeUnit(PodId encountering, VictimUnit& unit) const {
   // Workload-aware preemption: a pod under a disruptionMode `all` ancestor brings every scheduled pod of the
   // highest such ancestor's hierarchy; otherwise it is its own victim.
-  const PodInfo& p = model_.pods()[static_cast<std::size_t>(encountering)];
+  const PodInfo& p = model_.pod(encountering);
   unit.pods.clear();
   unit.priority = p.victim_priority;
   unit.rank = p.type_rank;
@@ -43,13 +43,13 @@ void VictimSelector::MakeUnit(PodId encountering, VictimUnit& unit) const {
     unit.pods = model_.BoundPodsUnder(p.all_unit);
     if (!unit.pods.empty()) {
       unit.all_group = p.all_unit;
-      unit.rank = model_.groups()[static_cast<std::size_t>(p.all_unit)].composite ? 3 : 2;
+      unit.rank = model_.group(p.all_unit).composite ? 3 : 2;
     }
   }
   if (unit.pods.empty()) unit.pods.push_back(encountering);
   unit.earliest_start = std::numeric_limits<std::int64_t>::max();
   for (PodId id : unit.pods) {
-    const PodInfo& member = model_.pods()[static_cast<std::size_t>(id)];
+    const PodInfo& member = model_.pod(id);
     unit.earliest_start = std::min(unit.earliest_start, StartTime(member));
   }
   unit.pod_violating.assign(unit.pods.size(), false);
@@ -61,8 +61,8 @@ bool VictimSelector::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b)
   if (a.rank != b.rank) return a.rank > b.rank;
   if (a.pods.size() != b.pods.size()) return a.pods.size() > b.pods.size();
   if (a.earliest_start != b.earliest_start) return a.earliest_start < b.earliest_start;
-  return model_.pods()[static_cast<std::size_t>(a.pods.front())].uid <
-         model_.pods()[static_cast<std::size_t>(b.pods.front())].uid;
+  return model_.pod(a.pods.front()).uid <
+         model_.pod(b.pods.front()).uid;
 }
 
 void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {
@@ -73,7 +73,7 @@ void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {
   for (VictimUnit& unit : units) {
     unit.violating_pods = 0;
     for (std::size_t i = 0; i < unit.pods.size(); ++i) {
-      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(unit.pods[i])];
+      const PodInfo& victim = model_.pod(unit.pods[i]);
       bool is_violating = false;
       for (std::int32_t pdb_index : victim.pdbs) {
         const PdbState& pdb = model_.pdbs()[static_cast<std::size_t>(pdb_index)];
@@ -100,18 +100,18 @@ void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {
 
 void VictimSelector::ScoreCandidate(Candidate& candidate) const {
   // The values pickOneNodeForPreemption compares, over victim pods (pod priorities).
-  const PodInfo& top = model_.pods()[static_cast<std::size_t>(candidate.victims.front().pod)];
+  const PodInfo& top = model_.pod(candidate.victims.front().pod);
   candidate.highest_priority = top.priority;
   candidate.priority_sum = 0;
   std::int64_t max_priority = std::numeric_limits<std::int64_t>::min();
   for (const Victim& v : candidate.victims) {
-    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    const PodInfo& victim = model_.pod(v.pod);
     candidate.priority_sum += static_cast<std::int64_t>(victim.priority) + kPriorityShift;
     max_priority = std::max<std::int64_t>(max_priority, victim.priority);
   }
   candidate.latest_start = std::numeric_limits<std::int64_t>::max();
   for (const Victim& v : candidate.victims) {
-    const PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    const PodInfo& victim = model_.pod(v.pod);
     if (victim.priority == max_priority) {
       candidate.latest_start = std::min(candidate.latest_start, StartTime(victim));
     }
@@ -122,10 +122,10 @@ void VictimSelector::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t
                                std::int32_t skip_root, std::vector<VictimUnit>& units,
                                std::size_t& count, std::vector<std::int32_t>& seen_groups) const {
   for (PodId other : pods) {
-    const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
+    const PodInfo& o = model_.pod(other);
     if (o.victim_priority >= below) continue;
     if (skip_root != kNoId && o.group != kNoId &&
-        model_.groups()[static_cast<std::size_t>(o.group)].root == skip_root) {
+        model_.group(o.group).root == skip_root) {
       continue;
     }
     if (o.all_unit != kNoId) {
@@ -145,14 +145,14 @@ std::string VictimSelector::ReasonsText(const Status& s) const {
 }
 
 std::string VictimSelector::UnitName(const VictimUnit& unit) const {
-  const std::string& first = model_.pods()[static_cast<std::size_t>(unit.pods.front())].key;
+  const std::string& first = model_.pod(unit.pods.front()).key;
   if (unit.all_group == kNoId) return first;
   return fmt::format("{} (with all {} pods of pod group {}, disruptionMode All)", first,
-                     unit.pods.size(), model_.groups()[static_cast<std::size_t>(unit.all_group)].key);
+                     unit.pods.size(), model_.group(unit.all_group).key);
 }
 
 VictimSelector::NodeUnits& VictimSelector::SortedUnits(NodeId node_id) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   if (node_units_.size() != model_.nodes().size()) node_units_.resize(model_.nodes().size());
   NodeUnits& cached = node_units_[static_cast<std::size_t>(node_id)];
   if (cached.generation == node.generation && (!cached.time_dependent || cached.computed_at == now_)) {
@@ -189,7 +189,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
                                                 CandidateOutcome* trace, const PodInfo* exclude) {
   // Mirrors SelectVictimsOnNode (default_preemption.go), over preemption units (a pod, or a
   // disruptionMode `all` hierarchy) instead of pods.
-  NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  NodeInfo& node = model_.node(node_id);
   DryRunResult result;
   // 1) Eligible victims: strictly lower (group-aware) priority.
   if (node.min_victim_generation != node.generation) {
@@ -197,7 +197,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
     node.min_victim_priority = std::numeric_limits<std::int32_t>::max();
     for (PodId id : node.pods) {
       node.min_victim_priority =
-          std::min(node.min_victim_priority, model_.pods()[static_cast<std::size_t>(id)].victim_priority);
+          std::min(node.min_victim_priority, model_.pod(id).victim_priority);
     }
   }
   std::span<VictimUnit> units;
@@ -235,7 +235,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
   if (!pod.pod.spec.host_ports.empty()) ports = node.used_ports;
   auto shift = [&](const VictimUnit& unit, int delta) {
     for (PodId id : unit.pods) {
-      const PodInfo& victim = model_.pods()[static_cast<std::size_t>(id)];
+      const PodInfo& victim = model_.pod(id);
       if (victim.node == node_id) {
         if (delta < 0) requested -= victim.request;
         else requested += victim.request;
@@ -244,7 +244,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
           else ports->AddPod(victim.pod.spec);
         }
       }
-      if (state) state->AddPod(model_, victim, model_.nodes()[static_cast<std::size_t>(victim.node)], delta);
+      if (state) state->AddPod(model_, victim, model_.node(victim.node), delta);
     }
   };
   for (const VictimUnit& unit : units) shift(unit, -1);
@@ -316,7 +316,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
   ScoreCandidate(candidate);
   if (trace != nullptr) {
     for (const Victim& v : candidate.victims) {
-      trace->victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
+      trace->victims.push_back(model_.pod(v.pod).key);
     }
     trace->pdb_violations = candidate.pdb_violations;
     trace->highest_victim_priority = static_cast<std::int32_t>(candidate.highest_priority);

@@ -72,8 +72,8 @@ SchedulingQueue::SchedulingQueue(ClusterModel& model, QueueOptions options)
     : model_(model), options_(options) {}
 
 std::int64_t SchedulingQueue::PriorityOf(QueueEntity entity) const {
-  if (!entity.is_group()) return model_.pods()[static_cast<std::size_t>(entity.pod())].priority;
-  return model_.groups()[static_cast<std::size_t>(entity.group())].priority;
+  if (!entity.is_group()) return model_.pod(entity.pod()).priority;
+  return model_.group(entity.group()).priority;
 }
 
 SchedulingQueue::Entry& SchedulingQueue::entry(QueueEntity entity) {
@@ -98,8 +98,8 @@ SimDuration SchedulingQueue::BackoffDuration(QueueEntity entity, int attempts) c
   if (entity.is_group()) {
     // Multi-entity entities: the cap grows with the square root of their size.
     std::size_t size = 0;
-    for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(entity.group())].leaves) {
-      size += model_.groups()[static_cast<std::size_t>(leaf)].members.size();
+    for (std::int32_t leaf : model_.group(entity.group()).leaves) {
+      size += model_.group(leaf).members.size();
     }
     cap = SimDuration{static_cast<std::int64_t>(static_cast<double>(cap.count()) *
                                                 std::sqrt(static_cast<double>(std::max<std::size_t>(size, 1))))};
@@ -222,8 +222,8 @@ bool SchedulingQueue::Helps(QueueEntity entity, PluginMask rejectors, ClusterEve
   if (registered == 0) return false;
   // Pod groups, and events whose object is unknown: every registered plugin answers Queue.
   if (entity.is_group() || subject == kNoId || event == ClusterEvent::kNodeAdd) return true;
-  const PodInfo& target = model_.pods()[static_cast<std::size_t>(entity.pod())];
-  const PodInfo& other = model_.pods()[static_cast<std::size_t>(subject)];
+  const PodInfo& target = model_.pod(entity.pod());
+  const PodInfo& other = model_.pod(subject);
   if (registered & MaskOf(PluginId::kDefaultPreemption)) return true;
   if ((registered & MaskOf(PluginId::kNodeResourcesFit)) && event == ClusterEvent::kAssignedPodDelete) {
     // Fit.isSchedulableAfterPodEvent: any deletion of a scheduled pod may free what it needs.

@@ -85,7 +85,7 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
   const auto& log = model_.change_log();
   for (; index.log_pos < log.size(); ++index.log_pos) {
     const NodeId id = log[index.log_pos];
-    const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(id)];
+    const NodeInfo& node = model_.node(id);
     ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
     if (e.generation == node.generation) continue;
     const std::int32_t pos = model_.order_position(id);
@@ -123,7 +123,7 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
     } else {
       for (std::int32_t pdb : changed) {
         for (PodId p : model_.pdb_pods(pdb)) {
-          const NodeId node = model_.pods()[static_cast<std::size_t>(p)].node;
+          const NodeId node = model_.pod(p).node;
           if (node != kNoId) invalidate(node);
         }
       }
@@ -162,7 +162,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   Status nominated_status;
   if (nominated != kNoId) {
     nominated_status = FilterWithNominated(
-        pod, nominated, model_.nodes()[static_cast<std::size_t>(nominated)].requested, nullptr, &pod);
+        pod, nominated, model_.node(nominated).requested, nullptr, &pod);
   }
   const ClassIndex::Entry* nominated_entry =
       nominated == kNoId ? nullptr : &index.entries[static_cast<std::size_t>(nominated)];

@@ -20,7 +20,7 @@ void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out)
 }  // namespace
 
 void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, ExplainResult& out) {
-  const PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  const PodInfo& pod = model_.pod(pod_id);
   out.profile = Profile::kDefault;
   out.pod = pod.key;
   out.priority = pod.priority;
@@ -38,13 +38,13 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   for (NodeId id : order) {
     const Status s = CachedFilter(pod, id, affinity);
     FilterOutcome outcome;
-    outcome.node = model_.nodes()[static_cast<std::size_t>(id)].name;
+    outcome.node = model_.node(id).name;
     FillStatus(model_.reasons(), s, outcome);
     out.filter.push_back(std::move(outcome));
     statuses[static_cast<std::size_t>(id)] = s;
   }
   if (d.kind == Decision::Kind::kBind) {
-    const std::string& node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+    const std::string& node = model_.node(d.node).name;
     out.fits_node = node;
     out.message = d.node == pod.nominated
                       ? fmt::format("the pod fits on its nominated node {}, which is tried first; "
@@ -67,7 +67,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
     if (chosen_only && !chosen) continue;
     CandidateOutcome outcome;
     const DryRunResult r = victims_.SelectVictimsOnNode(pod, id, affinity, &outcome, &pod);
-    outcome.node = model_.nodes()[static_cast<std::size_t>(id)].name;
+    outcome.node = model_.node(id).name;
     if (!r.candidate) {
       // Not a candidate: keep the reason as the only step.
       ReprieveStep step;
@@ -78,9 +78,9 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   }
   if (d.kind == Decision::Kind::kPreempt && d.candidate) {
     ChosenCandidate chosen;
-    chosen.node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+    chosen.node = model_.node(d.node).name;
     for (const Victim& v : d.candidate->victims) {
-      chosen.victims.push_back(model_.pods()[static_cast<std::size_t>(v.pod)].key);
+      chosen.victims.push_back(model_.pod(v.pod).key);
     }
     if (d.record) chosen.decided_by = d.record->decided_by_label;
     out.chosen = std::move(chosen);

@@ -47,7 +47,7 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
 }
 
 std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   std::int64_t total = 0;
   for (const WeightedScorePlugin& score : scores_) total += score.weight * score.plugin->Score(pod, node_id, node);
   return total;
@@ -109,7 +109,7 @@ void Framework::SetPreemptionFound(Decision& d, const std::string& fit_error,
   d.kind = Decision::Kind::kPreempt;
   d.node = best.node;
   d.message = fmt::format("{} preemption: found a potential placement for pod on node {}, preempting {} victims",
-                          fit_error, model_.nodes()[static_cast<std::size_t>(best.node)].name,
+                          fit_error, model_.node(best.node).name,
                           best.victims.size());
   d.candidate = best;
 }
@@ -140,7 +140,7 @@ Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statu
 }
 
 Decision Framework::Decide(PodId pod_id, const std::string* no_preemption) {
-  const PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  const PodInfo& pod = model_.pod(pod_id);
   Decision d;
   if (model_.node_order().empty()) {
     d.message = "no nodes available to schedule pods";
@@ -152,7 +152,7 @@ Decision Framework::Decide(PodId pod_id, const std::string* no_preemption) {
 
   // The nominated node first (schedulePod: evaluateNominatedNode).
   if (pod.nominated != kNoId) {
-    const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(pod.nominated)];
+    const NodeInfo& node = model_.node(pod.nominated);
     if (FilterWithNominated(pod, pod.nominated, node.requested, affinity, &pod).IsSuccess()) {
       d.kind = Decision::Kind::kBind;
       d.node = pod.nominated;

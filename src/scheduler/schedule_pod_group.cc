@@ -22,9 +22,9 @@ std::string SchedulerNameOf(const PodInfo& p) {
 
 std::vector<PodId> Framework::PendingMembers(std::int32_t root) const {
   std::vector<PodId> out;
-  for (std::int32_t leaf : model_.groups()[static_cast<std::size_t>(root)].leaves) {
-    for (PodId id : model_.groups()[static_cast<std::size_t>(leaf)].members) {
-      const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+  for (std::int32_t leaf : model_.group(root).leaves) {
+    for (PodId id : model_.group(leaf).members) {
+      const PodInfo& p = model_.pod(id);
       // A gated member is not in the queue (SchedulingGates PreEnqueue): not pending for the group.
       if (p.state == PodState::kPending && p.node == kNoId && !p.pod.meta.deletion_timestamp &&
           p.pod.spec.scheduling_gates.empty()) {
@@ -34,12 +34,12 @@ std::vector<PodId> Framework::PendingMembers(std::int32_t root) const {
   }
   // Rule 17.2: priority descending, then initial attempt (arrival) order.
   auto arrival = [&](PodId id) {
-    const auto& ts = model_.pods()[static_cast<std::size_t>(id)].pod.meta.creation_timestamp;
+    const auto& ts = model_.pod(id).pod.meta.creation_timestamp;
     return ts ? ts->unix_micros : std::numeric_limits<std::int64_t>::min();
   };
   std::sort(out.begin(), out.end(), [&](PodId a, PodId b) {
-    const PodInfo& pa = model_.pods()[static_cast<std::size_t>(a)];
-    const PodInfo& pb = model_.pods()[static_cast<std::size_t>(b)];
+    const PodInfo& pa = model_.pod(a);
+    const PodInfo& pb = model_.pod(b);
     if (pa.priority != pb.priority) return pa.priority > pb.priority;
     if (arrival(a) != arrival(b)) return arrival(a) < arrival(b);
     return a < b;
@@ -49,11 +49,11 @@ std::vector<PodId> Framework::PendingMembers(std::int32_t root) const {
 
 std::optional<std::string> Framework::ValidateGroup(std::int32_t root) const {
   // Mirrors the pod group cycle's validation (schedule_one_podgroup.go), rule 17.1.
-  const GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  const GroupInfo& group = model_.group(root);
   std::vector<const PodInfo*> pods;
   for (std::int32_t leaf : group.leaves) {
-    for (PodId id : model_.groups()[static_cast<std::size_t>(leaf)].members) {
-      const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+    for (PodId id : model_.group(leaf).members) {
+      const PodInfo& p = model_.pod(id);
       if (p.state != PodState::kDeleted) pods.push_back(&p);
     }
   }
@@ -101,21 +101,21 @@ std::optional<std::string> Framework::ValidateGroup(std::int32_t root) const {
 Status Framework::FilterOnNode(const PodInfo& pod, NodeId node) {
   AffinityState state;
   const bool has_affinity = filters_.PreFilter(pod, state);
-  return FilterWithNominated(pod, node, model_.nodes()[static_cast<std::size_t>(node)].requested,
+  return FilterWithNominated(pod, node, model_.node(node).requested,
                              has_affinity ? &state : nullptr, &pod);
 }
 
 int Framework::RunningMembers(const GroupInfo& leaf) const {
   int n = 0;
   for (PodId id : leaf.members) {
-    n += model_.pods()[static_cast<std::size_t>(id)].state == PodState::kRunning ? 1 : 0;
+    n += model_.pod(id).state == PodState::kRunning ? 1 : 0;
   }
   return n;
 }
 
 int Framework::MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const {
   int n = 0;
-  for (PodId id : pods) n += model_.pods()[static_cast<std::size_t>(id)].group == leaf ? 1 : 0;
+  for (PodId id : pods) n += model_.pod(id).group == leaf ? 1 : 0;
   return n;
 }
 
@@ -125,12 +125,12 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
   static const std::string kInGroup = "not eligible due to workload aware preemption enabled";
   static const std::string kInTopologyGroup =
       "not eligible due to topology aware workload scheduling enabled";
-  const GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  const GroupInfo& group = model_.group(root);
   const bool topology = options_.gates.topology_aware_workload_scheduling &&
                         !group.api->topology_keys.empty();
   GroupPlacement out;
   for (std::int32_t leaf_id : group.leaves) {
-    const GroupInfo& leaf = model_.groups()[static_cast<std::size_t>(leaf_id)];
+    const GroupInfo& leaf = model_.group(leaf_id);
     if (!leaf.gang) continue;
     const int available = RunningMembers(leaf) + MembersOf(leaf_id, pending);
     if (available < leaf.min_count) {
@@ -145,7 +145,7 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
   const std::string& key = group.api->topology_keys.front();
   std::vector<std::string> domains;
   for (NodeId node : model_.node_order()) {
-    const std::string* value = FindLabel(model_.nodes()[static_cast<std::size_t>(node)].api->meta.labels, key);
+    const std::string* value = FindLabel(model_.node(node).api->meta.labels, key);
     if (value && std::find(domains.begin(), domains.end(), *value) == domains.end()) domains.push_back(*value);
   }
   GroupPlacement last;
@@ -163,7 +163,7 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
 GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
                                         const std::string* key, const std::string& domain,
                                         const std::string& no_preemption) {
-  const GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  const GroupInfo& group = model_.group(root);
   GroupPlacement out;
   for (PodId id : pending) {
     if (key == nullptr) {
@@ -178,10 +178,10 @@ GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<Pod
       continue;
     }
     // Within one topology domain: filter its nodes, score the feasible ones.
-    const PodInfo& pod = model_.pods()[static_cast<std::size_t>(id)];
+    const PodInfo& pod = model_.pod(id);
     std::vector<NodeId> feasible;
     for (NodeId node : model_.node_order()) {
-      const std::string* value = FindLabel(model_.nodes()[static_cast<std::size_t>(node)].api->meta.labels, *key);
+      const std::string* value = FindLabel(model_.node(node).api->meta.labels, *key);
       if (value == nullptr || *value != domain) continue;
       const Status s = FilterOnNode(pod, node);
       if (s.IsSuccess()) feasible.push_back(node);
@@ -199,7 +199,7 @@ GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<Pod
   out.feasible = !out.assigned.empty();
   if (!out.feasible) out.message = "pod group is unschedulable: no pod of the group fits";
   for (std::int32_t leaf_id : group.leaves) {
-    const GroupInfo& leaf = model_.groups()[static_cast<std::size_t>(leaf_id)];
+    const GroupInfo& leaf = model_.group(leaf_id);
     if (!leaf.gang || !out.feasible) continue;
     std::vector<PodId> assigned;
     for (const auto& [pod, node] : out.assigned) assigned.push_back(pod);
@@ -219,7 +219,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   // Mirrors podgrouppreemption.go (spec §18): the whole cluster is the domain; remove every
   // lower-priority victim, schedule the group once, then reprieve against that fixed placement.
   ++preemption_attempts_;
-  const GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  const GroupInfo& group = model_.group(root);
   GroupPreemption out;
   // 1) The preemptor's policy (rule 18.2).
   PreemptionPolicy policy = PreemptionPolicy::kPreemptLowerPriority;
@@ -227,7 +227,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
     policy = group.api->preemption_policy.value_or(PreemptionPolicy::kPreemptLowerPriority);
   } else {
     for (PodId id : pending) {
-      if (model_.pods()[static_cast<std::size_t>(id)].preemption_policy == PreemptionPolicy::kNever) {
+      if (model_.pod(id).preemption_policy == PreemptionPolicy::kNever) {
         policy = PreemptionPolicy::kNever;
       }
     }
@@ -242,10 +242,10 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   }
   // 2) Ongoing preemption on a nominated node (rule 18.4): wait.
   for (PodId id : pending) {
-    const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+    const PodInfo& p = model_.pod(id);
     if (p.nominated == kNoId) continue;
-    for (PodId other : model_.nodes()[static_cast<std::size_t>(p.nominated)].pods) {
-      const PodInfo& o = model_.pods()[static_cast<std::size_t>(other)];
+    for (PodId other : model_.node(p.nominated).pods) {
+      const PodInfo& o = model_.pod(other);
       if (o.victim_priority < group.priority && o.IsTerminating() && o.terminating_by_preemption) {
         out.kind = GroupPreemption::Kind::kWait;
         out.message = "ongoing preemption on nominated nodes";
@@ -258,7 +258,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   std::size_t count = 0;
   std::vector<std::int32_t> seen_groups;
   for (NodeId node : model_.node_order()) {
-    victims_.AddVictimUnits(model_.nodes()[static_cast<std::size_t>(node)].pods, group.priority, root, units,
+    victims_.AddVictimUnits(model_.node(node).pods, group.priority, root, units,
                    count, seen_groups);
   }
   if (units.empty()) {
@@ -291,11 +291,11 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
     std::string why = "every member still fits its proposed node with it back";
     std::vector<PodId> assumed;
     for (const auto& [pod, node] : placement.assigned) {
-      Status s = FilterOnNode(model_.pods()[static_cast<std::size_t>(pod)], node);
+      Status s = FilterOnNode(model_.pod(pod), node);
       if (!s.IsSuccess()) {
         fits = false;
-        why = fmt::format("{} no longer fits {}: {}", model_.pods()[static_cast<std::size_t>(pod)].key,
-                          model_.nodes()[static_cast<std::size_t>(node)].name, victims_.ReasonsText(s));
+        why = fmt::format("{} no longer fits {}: {}", model_.pod(pod).key,
+                          model_.node(node).name, victims_.ReasonsText(s));
         break;
       }
       model_.Assume(pod, node);

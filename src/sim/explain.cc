@@ -54,8 +54,8 @@ class AttemptFinder final : public CycleObserver {
       const ClusterModel& model = *attempt.model;
       explained.pod = key_;
       for (PodId id : attempt.members) {
-        if (model.pods()[static_cast<std::size_t>(id)].key == key_) {
-          explained.priority = model.pods()[static_cast<std::size_t>(id)].priority;
+        if (model.pod(id).key == key_) {
+          explained.priority = model.pod(id).priority;
         }
       }
     }
@@ -71,15 +71,15 @@ class AttemptFinder final : public CycleObserver {
   bool IsTarget(const Attempt& attempt) const {
     const ClusterModel& model = *attempt.model;
     if (!query_.group.empty()) return attempt.group != kNoId && attempt.group == group_root_;
-    if (attempt.pod != kNoId) return model.pods()[static_cast<std::size_t>(attempt.pod)].key == key_;
+    if (attempt.pod != kNoId) return model.pod(attempt.pod).key == key_;
     return std::any_of(attempt.members.begin(), attempt.members.end(), [&](PodId id) {
-      return model.pods()[static_cast<std::size_t>(id)].key == key_;
+      return model.pod(id).key == key_;
     });
   }
   static std::string Owner(const Attempt& attempt) {
     const ClusterModel& model = *attempt.model;
-    if (attempt.pod != kNoId) return "pod " + model.pods()[static_cast<std::size_t>(attempt.pod)].key;
-    return "pod group " + model.groups()[static_cast<std::size_t>(attempt.group)].key;
+    if (attempt.pod != kNoId) return "pod " + model.pod(attempt.pod).key;
+    return "pod group " + model.group(attempt.group).key;
   }
 
   const ExplainQuery& query_;
@@ -167,13 +167,13 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
                                   std::vector<ReprieveStep> reprieve) {
   ExplainResult result;
   result.profile = Profile::kDefault;
-  const GroupInfo& group = model.groups()[static_cast<std::size_t>(root)];
+  const GroupInfo& group = model.group(root);
   GroupExplain g;
   g.group = group.key;
   g.priority = group.priority;
   result.pod = group.key;
   result.priority = group.priority;
-  for (PodId id : pending) g.members.push_back(model.pods()[static_cast<std::size_t>(id)].key);
+  for (PodId id : pending) g.members.push_back(model.pod(id).key);
   if (validation_error != nullptr) {
     g.validation_error = *validation_error;
     result.eligible = false;
@@ -183,11 +183,11 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
     return result;
   }
   for (const auto& [id, node] : placement->assigned) {
-    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
-                             model.nodes()[static_cast<std::size_t>(node)].name);
+    g.placement.emplace_back(model.pod(id).key,
+                             model.node(node).name);
   }
   for (const auto& [id, why] : placement->failed) {
-    g.placement.emplace_back(model.pods()[static_cast<std::size_t>(id)].key, why);
+    g.placement.emplace_back(model.pod(id).key, why);
   }
   g.placeable = placement->feasible;
   g.placement_message = placement->message;
@@ -205,7 +205,7 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
     ChosenCandidate chosen;
     chosen.node = "cluster";
     for (const Victim& v : wap->victims) {
-      const std::string& key = model.pods()[static_cast<std::size_t>(v.pod)].key;
+      const std::string& key = model.pod(v.pod).key;
       chosen.victims.push_back(key);
       g.victims.push_back(key);
     }
@@ -213,8 +213,8 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
                         "once, reprieve against that placement";
     result.chosen = std::move(chosen);
     for (const auto& [id, node] : wap->assignments) {
-      g.nominations.emplace_back(model.pods()[static_cast<std::size_t>(id)].key,
-                                 model.nodes()[static_cast<std::size_t>(node)].name);
+      g.nominations.emplace_back(model.pod(id).key,
+                                 model.node(node).name);
     }
   } else if (wap->kind == GroupPreemption::Kind::kFail && wap->message.rfind("not eligible", 0) == 0) {
     result.eligible = false;

@@ -200,7 +200,7 @@ std::string Simulator::ReplacementName(const PodInfo& victim) {
 void Simulator::PlanApplies(const std::vector<PodId>& pods) {
   std::string last_key;
   for (PodId id : pods) {
-    const std::string key = ApplyGroupKey(model_.pods()[static_cast<std::size_t>(id)].pod);
+    const std::string key = ApplyGroupKey(model_.pod(id).pod);
     if (applies_.empty() || key.empty() || key != last_key) applies_.emplace_back();
     applies_.back().push_back(id);
     last_key = key;
@@ -212,7 +212,7 @@ bool Simulator::ReleaseNextApply() {
   if (next_apply_ >= applies_.size() || !queue_.Empty() || terminations_in_flight_ > 0) return false;
   const std::size_t number = ++next_apply_;
   for (PodId id : applies_[number - 1]) {
-    PodInfo& pod = model_.pods()[static_cast<std::size_t>(id)];
+    PodInfo& pod = model_.pod(id);
     if (pod.state != PodState::kPending) continue;
     Emit(EventReason::kCreated, pod, "",
          fmt::format("applied (apply {} of {}, --arrival sequential); it enters the scheduling queue",
@@ -224,7 +224,7 @@ bool Simulator::ReleaseNextApply() {
 
 void Simulator::ProcessTimed(const Timed& t) {
   if (t.kind == TimedKind::kTerminationDone) --terminations_in_flight_;
-  PodInfo& pod = model_.pods()[static_cast<std::size_t>(t.pod)];
+  PodInfo& pod = model_.pod(t.pod);
   switch (t.kind) {
     case TimedKind::kArrival:
       if (pod.state != PodState::kPending) return;
@@ -233,7 +233,7 @@ void Simulator::ProcessTimed(const Timed& t) {
       return;
     case TimedKind::kTerminationDone: {
       if (pod.state != PodState::kTerminating) return;
-      const std::string node = model_.nodes()[static_cast<std::size_t>(pod.node)].name;
+      const std::string node = model_.node(pod.node).name;
       model_.Remove(t.pod, now_);
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
@@ -241,7 +241,7 @@ void Simulator::ProcessTimed(const Timed& t) {
       if (pod.owned && pod.terminating_by_preemption && !pod.replaced && IsStatefulSetPod(pod)) {
         // The StatefulSet controller recreates pod <name>-<ordinal> once the old one is deleted.
         const PodId replacement = model_.AddReplacement(t.pod, pod.pod.meta.name, now_);
-        PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
+        PodInfo& r = model_.pod(replacement);
         Emit(EventReason::kCreated, r, "",
              fmt::format("recreated by its StatefulSet under the same name, replacing preempted pod {}",
                          pod.key));
@@ -272,7 +272,7 @@ void Simulator::Observe(Attempt attempt, Diagnose&& diagnose) {
 }
 
 void Simulator::Enqueue(PodId pod_id) {
-  PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = model_.pod(pod_id);
   if (pod.waits_for_group) {
     pod.last_failure = fmt::format("waiting for PodGroup {}/{}, which does not exist",
                                    pod.pod.meta.namespace_, pod.pod.spec.scheduling_group->pod_group_name);
@@ -295,7 +295,7 @@ void Simulator::Enqueue(PodId pod_id) {
   }
   pod.in_queue = true;
   if (pod.group != kNoId) {
-    queue_.Activate(QueueEntity::Group(model_.groups()[static_cast<std::size_t>(pod.group)].root), now_);
+    queue_.Activate(QueueEntity::Group(model_.group(pod.group).root), now_);
   } else {
     queue_.Add(pod_id, now_);
   }
@@ -303,16 +303,16 @@ void Simulator::Enqueue(PodId pod_id) {
 
 void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int32_t priority,
                                       const std::string& preemptor_key) {
-  const NodeInfo& node = model_.nodes()[static_cast<std::size_t>(node_id)];
+  const NodeInfo& node = model_.node(node_id);
   std::vector<PodId> lower;
   for (PodId other : node.nominated) {
-    if (other != preemptor && model_.pods()[static_cast<std::size_t>(other)].priority < priority) {
+    if (other != preemptor && model_.pod(other).priority < priority) {
       lower.push_back(other);
     }
   }
   for (PodId other : lower) {
     model_.SetNomination(other, kNoId);
-    Emit(EventReason::kNominated, model_.pods()[static_cast<std::size_t>(other)], "",
+    Emit(EventReason::kNominated, model_.pod(other), "",
          fmt::format("nomination to node {} cleared: {} (priority {}) preempts there", node.name,
                      preemptor_key, priority));
   }
@@ -321,7 +321,7 @@ void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int3
 void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by,
                                const std::string& by_group, const std::string& node_for_message) {
   for (const Victim& v : victims) {
-    PodInfo& victim = model_.pods()[static_cast<std::size_t>(v.pod)];
+    PodInfo& victim = model_.pod(v.pod);
     if (victim.IsTerminating()) continue;  // already being deleted: no API call
     // The API server would set its deletionTimestamp and a DisruptionTarget condition; the
     // model's state (terminating by preemption, gone after its grace period) says the same.
@@ -330,7 +330,7 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
     e.time = now_;
     e.reason = EventReason::kPreempted;
     e.pod = victim.key;
-    e.node = model_.nodes()[static_cast<std::size_t>(victim.node)].name;
+    e.node = model_.node(victim.node).name;
     e.by = by.key;
     e.by_group = by_group;
     e.pdb_violation = v.pdb_violating;
@@ -338,17 +338,17 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
                     ? fmt::format("Preempted by pod {} on node {}", by.key, node_for_message)
                     : fmt::format("Preempted by pod group {} on node {}", by_group, e.node);
     if (v.all_group != kNoId) {
-      GroupInfo& all = model_.groups()[static_cast<std::size_t>(v.all_group)];
+      GroupInfo& all = model_.group(v.all_group);
       e.victim_group = all.key;
       e.message += fmt::format(" (as part of pod group {}, disruptionMode All)", all.key);
       all.preempted_whole = true;
-      for (std::int32_t leaf : all.leaves) model_.groups()[static_cast<std::size_t>(leaf)].preempted_whole = true;
+      for (std::int32_t leaf : all.leaves) model_.group(leaf).preempted_whole = true;
     }
     if (victim.group != kNoId) {
       // Count the loss on the leaf and every ancestor.
-      for (std::int32_t g = victim.group; g != kNoId; g = model_.groups()[static_cast<std::size_t>(g)].parent) {
-        ++model_.groups()[static_cast<std::size_t>(g)].preempted;
-        if (g == model_.groups()[static_cast<std::size_t>(g)].root) break;
+      for (std::int32_t g = victim.group; g != kNoId; g = model_.group(g).parent) {
+        ++model_.group(g).preempted;
+        if (g == model_.group(g).root) break;
       }
     }
     e.round = round_;
@@ -357,7 +357,7 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
     AddTimed(now_ + SimDuration{victim.grace_us}, TimedKind::kTerminationDone, v.pod);
     if (victim.owned && !IsStatefulSetPod(victim)) {
       const PodId replacement = model_.AddReplacement(v.pod, ReplacementName(victim), now_);
-      PodInfo& r = model_.pods()[static_cast<std::size_t>(replacement)];
+      PodInfo& r = model_.pod(replacement);
       Emit(EventReason::kCreated, r, "",
            fmt::format("created by its controller to replace preempted pod {}", victim.key));
       Enqueue(replacement);
@@ -368,8 +368,8 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
 void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
   // Mirrors the executor's async preemption (spec §12.3): clear lower nominations, then preempt
   // every victim; the preemptor is nominated.
-  PodInfo& preemptor = model_.pods()[static_cast<std::size_t>(preemptor_id)];
-  const std::string node_name = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+  PodInfo& preemptor = model_.pod(preemptor_id);
+  const std::string node_name = model_.node(d.node).name;
   ClearLowerNominations(d.node, preemptor_id, preemptor.priority, preemptor.key);
   PreemptVictims(d.candidate->victims, preemptor, "", node_name);
   model_.SetNomination(preemptor_id, d.node);
@@ -385,7 +385,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
   ++round_;
   ++result_.stats.scheduling_attempts;
   const QueueEntity entity = QueueEntity::Group(root);
-  GroupInfo& group = model_.groups()[static_cast<std::size_t>(root)];
+  GroupInfo& group = model_.group(root);
   const std::vector<PodId> pending = framework_.PendingMembers(root);
   if (pending.empty()) return;
   Attempt attempt;
@@ -399,7 +399,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
     group.rejected = true;
     group.message = *error;
     for (PodId id : pending) {
-      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      PodInfo& p = model_.pod(id);
       p.last_failure = *error;
       Emit(EventReason::kFailedScheduling, p, "", *error);
     }
@@ -414,14 +414,14 @@ void Simulator::ScheduleGroup(std::int32_t root) {
       out = ExplainGroupAttempt(model_, root, pending, nullptr, &placement, nullptr, {});
     });
     for (const auto& [id, node] : placement.assigned) {
-      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      PodInfo& p = model_.pod(id);
       model_.Bind(id, node, now_);
       ++result_.stats.pods_scheduled;
-      const std::string& name = model_.nodes()[static_cast<std::size_t>(node)].name;
+      const std::string& name = model_.node(node).name;
       Emit(EventReason::kScheduled, p, name, fmt::format("Successfully assigned {} to {}", p.key, name));
     }
     for (const auto& [id, message] : placement.failed) {
-      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      PodInfo& p = model_.pod(id);
       p.last_failure = message;
       Emit(EventReason::kFailedScheduling, p, "", message);
     }
@@ -444,7 +444,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
   });
   group.message = placement.message + ". pod group preemption: " + wap.message;
   for (PodId id : pending) {
-    PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+    PodInfo& p = model_.pod(id);
     std::string own = placement.message;
     for (const auto& [failed_id, message] : placement.failed) {
       if (failed_id == id) own = message;
@@ -454,15 +454,15 @@ void Simulator::ScheduleGroup(std::int32_t root) {
   }
   if (wap.kind == GroupPreemption::Kind::kPreempt) {
     RecordDecision(std::move(wap.record));
-    const PodInfo& by = model_.pods()[static_cast<std::size_t>(
-        wap.assignments.empty() ? pending.front() : wap.assignments.front().first)];
+    const PodInfo& by = model_.pod(
+        wap.assignments.empty() ? pending.front() : wap.assignments.front().first);
     for (const auto& [id, node] : wap.assignments) ClearLowerNominations(node, id, group.priority, group.key);
     PreemptVictims(wap.victims, by, group.key, "");
     CountPreemption(group_preemptions_, static_cast<std::size_t>(root), "PodGroup " + group.key, "");
     for (const auto& [id, node] : wap.assignments) {
-      PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      PodInfo& p = model_.pod(id);
       model_.SetNomination(id, node);
-      const std::string& name = model_.nodes()[static_cast<std::size_t>(node)].name;
+      const std::string& name = model_.node(node).name;
       Emit(EventReason::kNominated, p, name,
            fmt::format("nominated to node {} by workload-aware preemption for pod group {}", name, group.key));
     }
@@ -481,7 +481,7 @@ void Simulator::Schedule(QueueEntity entity) {
   const PodId pod_id = entity.pod();
   ++round_;
   ++result_.stats.scheduling_attempts;
-  PodInfo& pod = model_.pods()[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = model_.pod(pod_id);
   if (pod.state != PodState::kPending) return;
   if (pod.pod.meta.deletion_timestamp) {
     // A pod being deleted is skipped; it goes away.
@@ -504,7 +504,7 @@ void Simulator::Schedule(QueueEntity entity) {
       queue_.Remove(pod_id);
       model_.Bind(pod_id, d.node, now_);
       ++result_.stats.pods_scheduled;
-      const std::string& node = model_.nodes()[static_cast<std::size_t>(d.node)].name;
+      const std::string& node = model_.node(d.node).name;
       Emit(EventReason::kScheduled, pod, node,
            fmt::format("Successfully assigned {} to {}", pod.key, node));
       queue_.OnEvent(ClusterEvent::kAssignedPodAdd, pod_id, now_);
@@ -520,7 +520,7 @@ void Simulator::Schedule(QueueEntity entity) {
       pod.last_failure = d.message;
       Emit(EventReason::kFailedScheduling, pod, "", d.message);
       if (d.clear_nomination && pod.nominated != kNoId) {
-        const std::string old = model_.nodes()[static_cast<std::size_t>(pod.nominated)].name;
+        const std::string old = model_.node(pod.nominated).name;
         model_.SetNomination(pod_id, kNoId);
         Emit(EventReason::kNominated, pod, "",
              fmt::format("nomination to node {} cleared: preemption found no candidate", old));
@@ -606,10 +606,10 @@ SimulationResult Simulator::Collect() {
     out.pod = pod.key;
     out.priority = pod.priority;
     out.state = pod.state;
-    if (pod.node != kNoId) out.node = model_.nodes()[static_cast<std::size_t>(pod.node)].name;
+    if (pod.node != kNoId) out.node = model_.node(pod.node).name;
     else if (pod.state == PodState::kRunning) out.node = pod.pod.spec.node_name;
     if (pod.nominated != kNoId) {
-      out.nominated_node = model_.nodes()[static_cast<std::size_t>(pod.nominated)].name;
+      out.nominated_node = model_.node(pod.nominated).name;
     }
     if (pod.state == PodState::kPending || (pod.node == kNoId && !pod.last_failure.empty())) {
       out.reason = pod.last_failure;
@@ -621,7 +621,7 @@ SimulationResult Simulator::Collect() {
       out.condition = "SchedulingGated";
     }
     if (pod.replacement_of != kNoId) {
-      out.replacement_of = model_.pods()[static_cast<std::size_t>(pod.replacement_of)].key;
+      out.replacement_of = model_.pod(pod.replacement_of).key;
     }
     if (pod.pod.spec.scheduling_group) {
       out.pod_group = pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name;
@@ -631,18 +631,18 @@ SimulationResult Simulator::Collect() {
     result_.pods.push_back(std::move(out));
   }
   for (const GroupInfo& g : model_.groups()) {
-    const GroupInfo& root = model_.groups()[static_cast<std::size_t>(g.root)];
+    const GroupInfo& root = model_.group(g.root);
     GroupOutcome out;
     out.group = g.key;
     out.composite = g.composite;
-    if (g.parent != kNoId) out.parent = model_.groups()[static_cast<std::size_t>(g.parent)].key;
+    if (g.parent != kNoId) out.parent = model_.group(g.parent).key;
     out.priority = g.priority;
     out.disruption_mode = g.mode == DisruptionMode::kAll ? "All" : "Single";
     out.min_count = g.min_count;
     out.preempted = g.preempted;
     for (std::int32_t leaf : g.leaves) {
-      for (PodId id : model_.groups()[static_cast<std::size_t>(leaf)].members) {
-        const PodInfo& p = model_.pods()[static_cast<std::size_t>(id)];
+      for (PodId id : model_.group(leaf).members) {
+        const PodInfo& p = model_.pod(id);
         if (p.replaced) continue;  // its replacement counts instead
         ++out.pods;
         out.placed += p.state == PodState::kRunning ? 1 : 0;
@@ -670,7 +670,7 @@ SimulationResult Simulator::Collect() {
     out.node = node.name;
     out.allocatable = node.allocatable;
     out.requested = node.requested;
-    for (PodId p : node.pods) out.pods.push_back(model_.pods()[static_cast<std::size_t>(p)].key);
+    for (PodId p : node.pods) out.pods.push_back(model_.pod(p).key);
     result_.nodes.push_back(std::move(out));
   }
   return std::move(result_);

@@ -150,6 +150,13 @@ class ClusterModel {
   // Builds the model at time 0: pods with spec.nodeName are bound, the rest pending.
   ClusterModel(const ClusterState& state, const EngineOptions& options);
 
+  // One node, pod or pod group by its id (REQUIRES: a valid id).
+  NodeInfo& node(NodeId id) { return nodes_[static_cast<std::size_t>(id)]; }
+  const NodeInfo& node(NodeId id) const { return nodes_[static_cast<std::size_t>(id)]; }
+  PodInfo& pod(PodId id) { return pods_[static_cast<std::size_t>(id)]; }
+  const PodInfo& pod(PodId id) const { return pods_[static_cast<std::size_t>(id)]; }
+  GroupInfo& group(std::int32_t id) { return groups_[static_cast<std::size_t>(id)]; }
+  const GroupInfo& group(std::int32_t id) const { return groups_[static_cast<std::size_t>(id)]; }
   std::vector<NodeInfo>& nodes() { return nodes_; }
   const std::vector<NodeInfo>& nodes() const { return nodes_; }
   std::deque<PodInfo>& pods() { return pods_; }

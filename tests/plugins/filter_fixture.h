@@ -100,11 +100,11 @@ class FilterTest : public ::testing::Test {
     EXPECT_TRUE(pod.has_value()) << key;
     EXPECT_TRUE(node.has_value()) << node_name;
     if (!pod || !node) return {};
-    const PodInfo& info = model_->pods()[static_cast<std::size_t>(*pod)];
+    const PodInfo& info = model_->pod(*pod);
     EXPECT_EQ(info.state, PodState::kPending) << "the pod under test must be pending";
     AffinityState affinity;
     const bool check_affinity = filters.PreFilter(info, affinity);
-    const NodeInfo& n = model_->nodes()[static_cast<std::size_t>(*node)];
+    const NodeInfo& n = model_->node(*node);
     const Status s = filters.Run(info, *node, n.requested, check_affinity ? &affinity : nullptr);
     Verdict v;
     v.code = s.code();

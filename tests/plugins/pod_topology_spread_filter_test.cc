@@ -65,15 +65,15 @@ TEST_F(SpreadFilterTest, TheCycleStateFollowsPodsRemovedAndAddedBack) {
   AddPod(SpreadWeb("p"));
   model_.emplace(state_, options_);
   FilterRunner filters(*model_, options_, NewFilterPlugins(*model_));
-  const PodInfo& p = model_->pods()[static_cast<std::size_t>(*model_->FindPod("default/p"))];
+  const PodInfo& p = model_->pod(*model_->FindPod("default/p"));
   AffinityState state;
   ASSERT_TRUE(filters.PreFilter(p, state));
   ASSERT_NE(state.spread, nullptr);
   const NodeId a1 = *model_->FindNode("a1");
   const NodeId a2 = *model_->FindNode("a2");
   const auto& nodes = model_->nodes();
-  const PodInfo& w1 = model_->pods()[static_cast<std::size_t>(*model_->FindPod("default/w1"))];
-  const PodInfo& w2 = model_->pods()[static_cast<std::size_t>(*model_->FindPod("default/w2"))];
+  const PodInfo& w1 = model_->pod(*model_->FindPod("default/w1"));
+  const PodInfo& w2 = model_->pod(*model_->FindPod("default/w2"));
   AffinityState branch = state;
   branch.AddPod(*model_, w1, nodes[static_cast<std::size_t>(a1)], -1);
   branch.AddPod(*model_, w2, nodes[static_cast<std::size_t>(a2)], -1);

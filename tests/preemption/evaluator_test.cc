@@ -35,7 +35,7 @@ class EvaluatorTest : public ::testing::Test {
     evaluator_ = std::make_unique<Evaluator>(*model_, options_, *filters_, *victims_, rng_);
   }
   PodId Id(const std::string& name) { return model_->FindPod("default/" + name).value(); }
-  const PodInfo& Pod(const std::string& name) { return model_->pods()[static_cast<std::size_t>(Id(name))]; }
+  const PodInfo& Pod(const std::string& name) { return model_->pod(Id(name)); }
   // The Filter verdicts the cycle would hand over, by NodeId.
   std::vector<Status> Statuses(const PodInfo& pod) {
     std::vector<Status> out;
@@ -51,11 +51,11 @@ class EvaluatorTest : public ::testing::Test {
   std::vector<std::string> Victims(const PreemptionOutcome& out) const {
     std::vector<std::string> names;
     if (!out.best) return names;
-    for (const Victim& v : out.best->victims) names.push_back(model_->pods()[static_cast<std::size_t>(v.pod)].key);
+    for (const Victim& v : out.best->victims) names.push_back(model_->pod(v.pod).key);
     return names;
   }
   std::string NodeOf(const PreemptionOutcome& out) const {
-    return out.best ? model_->nodes()[static_cast<std::size_t>(out.best->node)].name : "";
+    return out.best ? model_->node(out.best->node).name : "";
   }
 
   ClusterState state_;

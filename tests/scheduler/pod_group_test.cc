@@ -64,21 +64,21 @@ class PodGroupTest : public ::testing::Test, public CycleHarness {
     ADD_FAILURE() << "no group " << key;
     return 0;
   }
-  const GroupInfo& GI(const std::string& name) { return own_->groups()[static_cast<std::size_t>(G(name))]; }
+  const GroupInfo& GI(const std::string& name) { return own_->group(G(name)); }
   PodId P(const std::string& name) {
     const std::optional<PodId> id = own_->FindPod("default/" + name);
     EXPECT_TRUE(id.has_value()) << "no pod " << name;
     return id.value_or(0);
   }
-  const PodInfo& PI(const std::string& name) { return own_->pods()[static_cast<std::size_t>(P(name))]; }
+  const PodInfo& PI(const std::string& name) { return own_->pod(P(name)); }
   Names Keys(const std::vector<PodId>& ids) {
     Names out;
-    for (PodId id : ids) out.push_back(own_->pods()[static_cast<std::size_t>(id)].key);
+    for (PodId id : ids) out.push_back(own_->pod(id).key);
     return out;
   }
   Names VictimKeys(const std::vector<Victim>& victims) {
     Names out;
-    for (const Victim& v : victims) out.push_back(own_->pods()[static_cast<std::size_t>(v.pod)].key);
+    for (const Victim& v : victims) out.push_back(own_->pod(v.pod).key);
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -453,7 +453,7 @@ TEST_F(PodGroupTest, AssumeForgetDetachReattachRestoreTheModel) {
   M().Forget(P("q"));
   M().Forget(P("p"));
   EXPECT_EQ(snap(), before);
-  EXPECT_EQ(M().nodes()[static_cast<std::size_t>(n1)].pods,
+  EXPECT_EQ(M().node(n1).pods,
             (std::vector<PodId>{P("a"), P("b"), P("c")}));  // bind order
   EXPECT_GE(M().generation(), generation);
   EXPECT_EQ(PI("p").state, PodState::kPending);
@@ -606,7 +606,7 @@ TEST_F(PodGroupTest, GangPolicyIsBasicWithoutTheGangSchedulingGate) {
   EXPECT_TRUE(placement.feasible);
   EXPECT_EQ(placement.assigned.size(), 2u);
   ASSERT_EQ(placement.failed.size(), 1u);
-  EXPECT_EQ(M().pods()[static_cast<std::size_t>(placement.failed[0].first)].key, "default/c");
+  EXPECT_EQ(M().pod(placement.failed[0].first).key, "default/c");
 }
 
 TEST_F(PodGroupTest, BasicGroupNeedsAtLeastOnePodPlaced) {
@@ -753,7 +753,7 @@ TEST_F(PodGroupTest, ReprieveIsAgainstTheFixedPlacement) {
   ASSERT_EQ(wap.kind, GroupPreemption::Kind::kPreempt);
   ASSERT_EQ(wap.assignments.size(), 1u);
   // Exactly the victim on the proposed node goes; the other is spared.
-  const std::string proposed = M().nodes()[static_cast<std::size_t>(wap.assignments[0].second)].name;
+  const std::string proposed = M().node(wap.assignments[0].second).name;
   EXPECT_EQ(VictimKeys(wap.victims), Names{proposed == "n1" ? "default/v1" : "default/v2"});
 }
 

@@ -191,7 +191,7 @@ TEST(ClusterModelPdbMatchingTest, PdbSelectsPodsOfItsNamespaceWithLabelsOnly) {
 
 std::vector<std::string> OrderedNames(const ClusterModel& model) {
   std::vector<std::string> out;
-  for (NodeId id : model.node_order()) out.push_back(model.nodes()[static_cast<std::size_t>(id)].name);
+  for (NodeId id : model.node_order()) out.push_back(model.node(id).name);
   return out;
 }
 
@@ -381,7 +381,7 @@ TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
   ClusterModel model(state, EngineOptions{});
   model.MarkTerminating(0, /*by_preemption=*/true);
   const PodId r = model.AddReplacement(0, "web-xyz", SimTime{std::chrono::seconds(2)});
-  const PodInfo& info = model.pods()[static_cast<std::size_t>(r)];
+  const PodInfo& info = model.pod(r);
   EXPECT_EQ(info.key, "default/web-xyz");
   EXPECT_EQ(info.state, PodState::kPending);
   EXPECT_EQ(info.node, kNoId);

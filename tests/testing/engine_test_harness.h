@@ -101,9 +101,9 @@ class CycleHarness {
   }
   std::string NodeName(NodeId id) const {
     if (id == kNoId) return "";
-    return model_->nodes()[static_cast<std::size_t>(id)].name;
+    return model_->node(id).name;
   }
-  std::string PodKey(PodId id) const { return model_->pods()[static_cast<std::size_t>(id)].key; }
+  std::string PodKey(PodId id) const { return model_->pod(id).key; }
   ClusterModel& model() { return *model_; }
 
   ClusterState state;
