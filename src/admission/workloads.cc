@@ -251,12 +251,21 @@ class Expander {
         controllers[i] = std::move(controller_);
       }
     }
-    // The controllers selecting pods, in input order, once each (a Deployment's ReplicaSet may
-    // also be in the input).
+    // The controllers selecting pods, in input order, once each: a ReplicaSet given in the input
+    // wins over the one a Deployment's expansion stands for under the same name.
     {
+      std::set<std::tuple<std::string, std::string, std::string>> given;
+      for (std::size_t i = 0; i < workloads.size(); ++i) {
+        const std::optional<PodController>& c = controllers[i];
+        if (c && workloads[i].kind != WorkloadKind::kDeployment) given.emplace(c->kind, c->namespace_, c->name);
+      }
       std::set<std::tuple<std::string, std::string, std::string>> seen;
-      for (std::optional<PodController>& c : controllers) {
-        if (c && seen.emplace(c->kind, c->namespace_, c->name).second) out.controllers.push_back(std::move(*c));
+      for (std::size_t i = 0; i < workloads.size(); ++i) {
+        std::optional<PodController>& c = controllers[i];
+        if (!c) continue;
+        const auto key = std::make_tuple(c->kind, c->namespace_, c->name);
+        if (workloads[i].kind == WorkloadKind::kDeployment && given.count(key) > 0) continue;
+        if (seen.insert(key).second) out.controllers.push_back(std::move(*c));
       }
     }
     // Insert each workload's pods at its place in the input.

@@ -1,5 +1,7 @@
 #include "plugins/pod_classes.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <utility>
 
 namespace kpsim::engine {
@@ -23,12 +25,6 @@ PodClasses::PodClasses(const ClusterModel& model, std::function<std::string(cons
       alike_(std::move(alike)),
       counts_(std::move(counts)),
       flag_(std::move(flag)) {}
-
-const std::vector<std::int32_t>& PodClasses::WithKey(const std::string& key) const {
-  static const std::vector<std::int32_t> kNone;
-  auto it = classes_by_key_.find(key);
-  return it == classes_by_key_.end() ? kNone : it->second;
-}
 
 std::vector<PodId> PodClasses::Counted(NodeId node) const {
   const std::vector<PodId>& pods = model_.node(node).pods;
@@ -81,8 +77,13 @@ void PodClasses::CatchUp() {
     log_pos_ = log.size();
     return;
   }
-  for (; log_pos_ < log.size(); ++log_pos_) {
-    const NodeId id = log[log_pos_];
+  // Each node the log names since the last call, once (the log repeats a node for every
+  // nomination and dry-run step).
+  std::vector<NodeId> changed(log.begin() + static_cast<std::ptrdiff_t>(log_pos_), log.end());
+  log_pos_ = log.size();
+  std::sort(changed.begin(), changed.end());
+  changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  for (const NodeId id : changed) {
     std::vector<PodId> now = Counted(id);
     std::vector<PodId>& counted = counted_[static_cast<std::size_t>(id)];
     if (counted == now) continue;

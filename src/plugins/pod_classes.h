@@ -43,8 +43,6 @@ class PodClasses {
   const std::vector<Class>& classes() const { return classes_; }
   // Counted pods whose class is flagged.
   std::int64_t flagged_total() const { return flagged_total_; }
-  // The classes whose key is `key`, in creation order.
-  const std::vector<std::int32_t>& WithKey(const std::string& key) const;
 
  private:
   std::int32_t ClassOf(PodId pod);

@@ -168,7 +168,7 @@ bool MatchNodeInclusionPolicies(const SpreadConstraint& constraint, const Spread
   return true;
 }
 
-// Mirrors `preFilterState.updateWithPod`.
+// Mirrors `preFilterState.updateWithPod` (one pod: `pod.count` is not read).
 void SpreadFilterState::UpdateWithPod(const Pod& incoming, const SpreadPodView& pod,
                                       const SpreadNodeView& node, int delta) {
   if (pod.namespace_ != incoming.meta.namespace_) return;

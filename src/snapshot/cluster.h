@@ -149,6 +149,12 @@ class ClusterModel {
  public:
   // Builds the model at time 0: pods with spec.nodeName are bound, the rest pending.
   ClusterModel(const ClusterState& state, const EngineOptions& options);
+  // `state` must outlive the model (its pods, nodes and PDBs are referred to, not copied), and a
+  // copy would refer to the original's replacements.
+  ClusterModel(ClusterState&& state, const EngineOptions& options) = delete;
+  ClusterModel(const ClusterModel&) = delete;
+  ClusterModel& operator=(const ClusterModel&) = delete;
+  ClusterModel(ClusterModel&&) = default;
 
   // One node, pod or pod group by its id (REQUIRES: a valid id).
   NodeInfo& node(NodeId id) { return nodes_[static_cast<std::size_t>(id)]; }

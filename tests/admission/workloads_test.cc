@@ -201,6 +201,21 @@ TEST(ExpandWorkloadsTest, ControllersCarryTheSelectorsTheirPodsAreSpreadBy) {
   EXPECT_EQ(admitted.state.controllers, e.controllers);
 }
 
+// Setup: a pods-only Deployment web listed before ReplicaSet web-5d4c8 (no ownerReference to
+// web), whose pods both count. Expect: one controller web-5d4c8, with the input ReplicaSet's own
+// selector, not the one the Deployment's expansion derives (its selector plus the hash).
+TEST(ExpandWorkloadsTest, AnInputReplicaSetsSelectorWinsOverTheDeploymentsDerivedOne) {
+  Workload d = MakeWorkload(WorkloadKind::kDeployment, "web");
+  Workload rs = MakeWorkload(WorkloadKind::kReplicaSet, "web-5d4c8", "web");
+  rs.selector->match_labels.emplace_back("tier", "front");
+  const Pod p = MakePod("web-5d4c8-aaaaa").Owner("ReplicaSet", "web-5d4c8").Label("app", "web")
+                    .Label("pod-template-hash", "5d4c8").Label("tier", "front").Build();
+  const WorkloadExpansion e = ExpandWorkloads({ToObject(p)}, {d, rs}, 1);
+  ASSERT_EQ(e.controllers.size(), 1u);
+  EXPECT_EQ(e.controllers[0].name, "web-5d4c8");
+  EXPECT_EQ(e.controllers[0].selector, rs.selector);
+}
+
 // --- StatefulSet ----------------------------------------------------------------------------
 
 TEST(ExpandWorkloadsTest, StatefulSetPodsAreNamedByOrdinalAndSkipExistingOnes) {
