@@ -116,13 +116,13 @@ std::optional<LabelSelector> DefaultSpreadSelector(const Pod& pod,
     if (service->meta.namespace_ != pod.meta.namespace_ || !service->selector) continue;
     const LabelSelector selects{*service->selector, {}};
     if (!selects.Matches(pod.meta.labels)) continue;
-    for (const auto& [key, value] : *service->selector) {
+    for (const auto& label : *service->selector) {
       auto it = std::find_if(out.match_labels.begin(), out.match_labels.end(),
-                             [&](const auto& label) { return label.first == key; });
+                             [&](const auto& have) { return have.first == label.first; });
       if (it == out.match_labels.end()) {
-        out.match_labels.emplace_back(key, value);
+        out.match_labels.push_back(label);
       } else {
-        it->second = value;  // labels.Merge: the later Service wins (both match the pod anyway)
+        it->second = label.second;  // labels.Merge: the later Service wins (both match the pod)
       }
     }
   }

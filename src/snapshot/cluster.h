@@ -34,6 +34,7 @@ inline constexpr std::int32_t kNoId = -1;
 using StaticClassId = std::int32_t;
 
 struct PodInfo {
+  explicit PodInfo(const Pod& api) : pod(api) {}
   // The api object as admitted (an input pod in the ClusterState, a replacement in the model),
   // never changed: the live state (node, nomination, termination) is in the fields below.
   const Pod& pod;
