@@ -59,14 +59,14 @@ int RunOneInput(const std::uint8_t* data, std::size_t size) {
     gates.gang_scheduling = true;
     gates.topology_aware_workload_scheduling = true;
   }
-  const AdmissionResult admission = Admit(read.objects, gates);
+  const AdmissionResult admission = Admit(read.objects, gates, AdmissionMode::kCreate, read.scenarios);
   (void)report::RenderValidateJson(read, admission);
   (void)report::RenderValidateText(read, admission);
 
   const ClusterState& state = admission.state;
   const std::size_t pods = state.pods.size();
   const std::size_t nodes = state.nodes.size();
-  if (pods > kMaxPods || state.pod_groups.size() > kMaxPodGroups ||
+  if (pods > kMaxPods || state.pod_groups.size() > kMaxPodGroups || state.steps.size() > kMaxPods ||
       pods * (nodes == 0 ? 1 : nodes) > kMaxPodNodeProduct) {
     return 0;
   }

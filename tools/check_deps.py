@@ -34,6 +34,7 @@ PUBLIC_HEADERS = {
     "kpsim/io.h": "io",
     "kpsim/report.h": "report",
     "kpsim/engine.h": "sim",  # the facade functions, implemented by src/sim/engine.cc
+    "kpsim/eviction.h": "kubelet",
 }
 
 # Third-party libraries, by the include that names them.
@@ -55,7 +56,7 @@ MODULES = {
     "api": {"public": ["results"], "private": [], "libraries": ["fmt"]},
     "results": {"public": ["api"], "private": [], "libraries": []},
     "admission": {"public": ["api"], "private": [], "libraries": ["fmt"]},
-    "io": {"public": ["api"], "private": [],
+    "io": {"public": ["api", "kubelet"], "private": [],
            "libraries": ["fmt", "nlohmann_json", "simdjson", "libyaml"]},
     "snapshot": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
     "framework": {"public": ["api", "results", "admission"], "private": ["snapshot"],
@@ -70,15 +71,17 @@ MODULES = {
                   "private": ["snapshot", "framework", "plugins", "preemption"],
                   "libraries": ["fmt"]},
     "book": {"public": ["api", "results", "admission"], "private": [], "libraries": ["fmt"]},
+    # kubelet: the node-pressure eviction ranking, a pure function of api objects.
+    "kubelet": {"public": ["api"], "private": [], "libraries": ["fmt"]},
     # report renders results: api, the result headers and what reading and admission returned
     # (kpsim/io.h, kpsim/admission.h as plain types); no engine, no reader internals.
-    "report": {"public": ["api", "results", "admission", "io"], "private": [],
+    "report": {"public": ["api", "results", "admission", "io", "kubelet"], "private": [],
                "libraries": ["fmt", "nlohmann_json"]},
-    "sim": {"public": ["api", "results", "admission"],
+    "sim": {"public": ["api", "results", "admission", "kubelet"],
             "private": ["snapshot", "framework", "plugins", "preemption", "scheduler", "queue",
                         "book"],
             "libraries": ["fmt"]},
-    "cli": {"public": ["api", "results", "admission", "io", "report", "sim"], "private": [],
+    "cli": {"public": ["api", "results", "admission", "io", "report", "sim", "kubelet"], "private": [],
             "libraries": ["fmt", "CLI11"]},
 }
 

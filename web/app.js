@@ -80,6 +80,7 @@
     });
     var perPod = {};
     events.forEach(function (e, k) {
+      if (!e.pod) return;  // a Scenario step on a node or a PDB: in the event list only
       pod(e.pod);
       (perPod[e.pod] = perPod[e.pod] || []).push(k);
     });
@@ -152,6 +153,11 @@
               cur.preempt = {k: k, e: e};
             }
             preemptions.push({victim: p, k: k, e: e});
+            break;
+          case 'Evicted':
+            if (cur) endBound(at(k), 'evicted');
+            if (pend) endPend(at(k));
+            if (nom) endNom(at(k), 'deleted');
             break;
           case 'Deleted':
             if (cur) endBound(at(k), 'deleted');

@@ -14,6 +14,17 @@
 
 namespace kpsim {
 
+enum class Operation : std::uint8_t { kCreate, kUpdate };
+
+// One admitted Scenario step (kpsim.io/v1alpha1): `step.object` of an apply is the object as the
+// API server would store it at that time (defaulted, priority resolved against the classes that
+// exist then, including those earlier steps applied).
+struct TimedStep {
+  std::string scenario;  // the Scenario's name
+  ScenarioStep step;
+  Operation operation = Operation::kCreate;  // apply: create or update
+};
+
 // Admitted objects, defaulted and resolved. Vectors keep first-creation order; an update replaces
 // the object in place. Every pod has `spec.priority` and `spec.preemption_policy` set and a
 // non-empty namespace; every PriorityClass has `preemption_policy` set; the two built-in system
@@ -28,9 +39,12 @@ struct ClusterState {
   std::vector<Service> services;
   // The ReplicaSets and StatefulSets selecting pods (`WorkloadExpansion::controllers`).
   std::vector<PodController> controllers;
+  // Scenario steps, in the order they happen (by time; ties in input order).
+  std::vector<TimedStep> steps;
+  // What the metrics API reported (io::ReadResult::pod_metrics, through `AdmitInput`): the
+  // kubelet's eviction ranking reads memory usage from it.
+  std::vector<PodMetrics> pod_metrics;
 };
-
-enum class Operation : std::uint8_t { kCreate, kUpdate };
 
 // The fate of one input object.
 struct AdmissionOutcome {
@@ -70,8 +84,12 @@ enum class AdmissionMode : std::uint8_t {
 
 // Admits `objects` in order. Never fails as a whole: a rejected object is reported in `outcomes`
 // and left out of `state`; everything else still goes in.
+// Then admits the Scenarios' steps in time order (`ClusterState::steps`): an apply is admitted as
+// a create or update at its time (a rejected one is an outcome with Kubernetes' message, and the
+// step is dropped); the other actions are checked when they run.
 AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates,
-                      AdmissionMode mode = AdmissionMode::kCreate);
+                      AdmissionMode mode = AdmissionMode::kCreate,
+                      const std::vector<Scenario>& scenarios = {});
 
 // ---------------------------------------------------------------------------------------------
 // Workload expansion: the controllers' part, before admission.
@@ -112,10 +130,13 @@ struct WorkloadExpansion {
 WorkloadExpansion ExpandWorkloads(const std::vector<Object>& objects,
                                   const std::vector<Workload>& workloads, std::uint64_t seed);
 
-// What the commands run: `ExpandWorkloads`, then `Admit` of the expanded objects in `mode`; the
-// expansion's warnings come first in the result's `warnings`.
+// What the commands run: `ExpandWorkloads`, then `Admit` of the expanded objects and the
+// Scenarios in `mode`; the expansion's warnings come first in the result's `warnings`, and the
+// metrics go into the state as they are.
 AdmissionResult AdmitInput(const std::vector<Object>& objects,
                            const std::vector<Workload>& workloads, const FeatureGates& gates,
-                           AdmissionMode mode, std::uint64_t seed);
+                           AdmissionMode mode, std::uint64_t seed,
+                           const std::vector<Scenario>& scenarios = {},
+                           std::vector<PodMetrics> pod_metrics = {});
 
 }  // namespace kpsim

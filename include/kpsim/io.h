@@ -59,6 +59,10 @@ struct ReadResult {
   // Deployments, ReplicaSets, StatefulSets, DaemonSets and Jobs, in input order; each one's
   // `position` places it among `objects`. `ExpandWorkloads` turns them into pods.
   std::vector<Workload> workloads;
+  // kpsim.io/v1alpha1 Scenarios (timed steps), in input order.
+  std::vector<Scenario> scenarios;
+  // metrics.k8s.io/v1beta1 PodMetrics (and the items of PodMetricsList), in input order.
+  std::vector<PodMetrics> pod_metrics;
 };
 
 struct ReadOptions {

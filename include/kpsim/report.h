@@ -11,6 +11,7 @@
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
+#include "kpsim/eviction.h"
 #include "kpsim/explain.h"
 #include "kpsim/io.h"
 #include "kpsim/results.h"
@@ -47,6 +48,11 @@ std::string RenderExplainText(const ExplainResult& explain,
                               std::span<const Warning> input_warnings = {});
 std::string RenderExplainJson(const ExplainResult& explain,
                               std::span<const Warning> input_warnings = {});
+// `kpsim evict`: a node's eviction ranking (JSON: `node`, `signal`, `resource`, `ranking` in
+// ranked order, each `pod`, `priority`, `usage`, `request`, `exceedsRequest`, `critical`,
+// `evictionOrder`, `reason`, `message`; then `warnings`).
+std::string RenderEvictionText(const EvictionReport& report, std::span<const Warning> warnings = {});
+std::string RenderEvictionJson(const EvictionReport& report, std::span<const Warning> warnings = {});
 // Self-contained HTML reports (`-o html`): the page embeds the exact output of the matching JSON
 // renderer, the tables derived from it, and the template, script and style from web/. Works
 // offline; identical input gives byte-identical pages.

@@ -26,6 +26,8 @@ enum class EventReason : std::uint8_t {
   kNominated,
   kDeleted,
   kCreated,
+  kScenarioStep,  // a Scenario step ran (node changes, PDB changes, deletions, pressure)
+  kEvicted,       // the kubelet evicted the pod under node pressure
 };
 std::string_view EventReasonName(EventReason r);
 
@@ -40,6 +42,11 @@ struct SimEvent {
   bool pdb_violation = false;
   std::string victim_group;  // set when the victim went as part of a disruptionMode `all` group
   std::string message;
+  // ScenarioStep (and what a step caused: Created, Deleted, Evicted): the Scenario's name, the
+  // step's index in its spec.steps and its action ("cordon", ...).
+  std::string scenario;
+  int step_index = -1;
+  std::string action;
   std::int64_t round = 0;  // the scheduling attempt (cycle) that produced it, 1-based; 0 = none
   // Aggregation, as the Events API does it (client-go's EventCorrelator): repeats of an identical
   // FailedScheduling event (same pod, node and message) bump `count` and `last_time` of the first
@@ -185,6 +192,7 @@ struct SimulationStats {
   std::int64_t pods_scheduled = 0;
   std::int64_t victims = 0;
   std::int64_t dry_runs = 0;
+  std::int64_t evictions = 0;  // by the kubelet under node pressure (Scenario pressure steps)
 };
 
 struct SimulationResult {

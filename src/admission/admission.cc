@@ -82,6 +82,59 @@ class Admitter {
     outcomes_.push_back(std::move(outcome));
   }
 
+  // The Scenarios' steps in time order (ties in input order). An apply is admitted against what
+  // exists at its time: the input's objects and what earlier steps applied or deleted.
+  void AdmitSteps(const std::vector<Scenario>& scenarios) {
+    timed_ = true;  // a step's apply is a create sent at its time, never an existing object
+    struct Ref {
+      std::int64_t at_us;
+      std::size_t scenario;
+      std::size_t step;
+    };
+    std::vector<Ref> order;
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+      for (std::size_t j = 0; j < scenarios[i].steps.size(); ++j) {
+        order.push_back(Ref{scenarios[i].steps[j].at_us, i, j});
+      }
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Ref& a, const Ref& b) { return a.at_us < b.at_us; });
+    for (const Ref& ref : order) {
+      TimedStep timed;
+      timed.scenario = scenarios[ref.scenario].meta.name;
+      timed.step = scenarios[ref.scenario].steps[ref.step];
+      if (timed.step.action == StepAction::kDelete) {
+        const std::string& ns = timed.step.namespace_;
+        for (auto it = timed_latest_.begin(); it != timed_latest_.end();) {
+          const auto& [kind, key_ns, name] = it->first;
+          const bool same = ObjectKindName(kind) == timed.step.kind && name == timed.step.name &&
+                            (key_ns.empty() || key_ns == (ns.empty() ? kDefaultNamespace : ns));
+          it = same ? timed_latest_.erase(it) : std::next(it);
+        }
+        // A later apply of the same object is a create again.
+        for (const auto& [key, position] : index_) {
+          const auto& [kind, key_ns, name] = key;
+          if (ObjectKindName(kind) == timed.step.kind && name == timed.step.name &&
+              (key_ns.empty() || key_ns == (ns.empty() ? kDefaultNamespace : ns))) {
+            deleted_.insert(key);
+          }
+        }
+      }
+      if (timed.step.action != StepAction::kApply) {
+        state_.steps.push_back(std::move(timed));
+        continue;
+      }
+      Object& object = *timed.step.object;
+      AdmissionOutcome outcome;
+      outcome.kind = object.kind;
+      outcome.source = object.source;
+      std::visit([&](auto& value) { AdmitTimed(value, object, outcome, timed.operation); },
+                 object.value);
+      if (outcome.admitted) state_.steps.push_back(std::move(timed));
+      outcomes_.push_back(std::move(outcome));
+    }
+  }
+
   AdmissionResult Finish() && {
     WarnAboutState();
     AdmissionResult result;
@@ -106,14 +159,14 @@ class Admitter {
     return AdmitPriorityClass(std::move(v), old, state_.priority_classes);
   }
   Expected<Pod> Run(Pod v, const Pod* old) {
-    if (old != nullptr || !v.spec.priority.has_value()) {
+    if (timed_ || old != nullptr || !v.spec.priority.has_value()) {
       return AdmitPod(std::move(v), old, state_.priority_classes);
     }
     return WithExistingObjectRule(AdmitPod(v, nullptr, state_.priority_classes),
                                   [&] { return admission::AdmitExistingPod(v); });
   }
   Expected<PodGroup> Run(PodGroup v, const PodGroup* old) {
-    if (old != nullptr || !v.priority.has_value()) {
+    if (timed_ || old != nullptr || !v.priority.has_value()) {
       return AdmitPodGroup(std::move(v), old, state_.priority_classes, gates_);
     }
     return WithExistingObjectRule(AdmitPodGroup(v, nullptr, state_.priority_classes, gates_),
@@ -209,6 +262,60 @@ class Admitter {
       index_[key] = store.size();
       store.push_back(std::move(admitted).value());
     }
+  }
+
+  // A step's apply of `value` (replaced by the admitted object): a create, or an update of the
+  // latest version (an earlier step's, else the input's). A PriorityClass joins the classes later
+  // objects resolve against.
+  template <typename T>
+  void AdmitTimed(T& value, const Object& object, AdmissionOutcome& outcome, Operation& operation) {
+    ObjectMeta& meta = value.meta;
+    const bool namespaced = !IsClusterScoped(object.kind);
+    if (!namespaced) {
+      meta.namespace_.clear();
+    } else if (meta.namespace_.empty()) {
+      meta.namespace_ = std::string(kDefaultNamespace);
+    }
+    if constexpr (std::is_same_v<T, PodGroup>) {
+      value.composite = object.kind == ObjectKind::kCompositePodGroup;
+    }
+    if (meta.name.empty() && !meta.generate_name.empty()) {
+      meta.name = UniqueGeneratedName(object, meta, objects_seen_ + timed_latest_.size());
+    }
+    outcome.name = namespaced ? meta.namespace_ + "/" + meta.name : meta.name;
+    const Key key{object.kind, meta.namespace_, meta.name};
+    const T* old = nullptr;
+    if (auto latest = timed_latest_.find(key); latest != timed_latest_.end()) {
+      old = &std::get<T>(latest->second);
+    } else if (auto existing = index_.find(key); existing != index_.end() && !deleted_.contains(key)) {
+      old = &Store(static_cast<const T*>(nullptr))[existing->second];
+    }
+    deleted_.erase(key);
+    operation = old == nullptr ? Operation::kCreate : Operation::kUpdate;
+    outcome.operation = operation;
+    pending_note_.reset();
+    Expected<T> admitted = Run(value, old);
+    pending_note_.reset();
+    if (!admitted.ok()) {
+      outcome.message = admitted.error().message;
+      return;
+    }
+    outcome.admitted = true;
+    if constexpr (std::is_same_v<T, Pod>) {
+      outcome.priority = admitted->spec.priority;
+      outcome.priority_class_name = admitted->spec.priority_class_name;
+      outcome.preemption_policy = admitted->spec.preemption_policy;
+    }
+    value = std::move(admitted).value();
+    if constexpr (std::is_same_v<T, PriorityClass>) {
+      if (auto existing = index_.find(key); existing != index_.end()) {
+        state_.priority_classes[existing->second] = value;
+      } else {
+        index_[key] = state_.priority_classes.size();
+        state_.priority_classes.push_back(value);
+      }
+    }
+    timed_latest_.insert_or_assign(key, decltype(Object::value){value});
   }
 
   // A PodGroup or CompositePodGroup whose API the gates leave off: the API server would not
@@ -339,16 +446,21 @@ class Admitter {
   ClusterState state_;
   std::vector<AdmissionOutcome> outcomes_;
   std::map<Key, std::size_t> index_;  // admitted objects -> position in their `state_` vector
+  // What Scenario steps applied, latest version by key (deleted ones erased).
+  std::map<Key, decltype(Object::value)> timed_latest_;
+  bool timed_ = false;  // admitting Scenario steps
+  std::set<Key> deleted_;  // input objects a step deleted
 };
 
 }  // namespace
 
 AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates,
-                      AdmissionMode mode) {
+                      AdmissionMode mode, const std::vector<Scenario>& scenarios) {
   Admitter admitter(gates, mode);
   for (std::size_t position = 0; position < objects.size(); ++position) {
     admitter.AdmitOne(objects[position], position);
   }
+  admitter.AdmitSteps(scenarios);
   return std::move(admitter).Finish();
 }
 

@@ -663,10 +663,12 @@ namespace kpsim {
 
 AdmissionResult AdmitInput(const std::vector<Object>& objects,
                            const std::vector<Workload>& workloads, const FeatureGates& gates,
-                           AdmissionMode mode, std::uint64_t seed) {
+                           AdmissionMode mode, std::uint64_t seed,
+                           const std::vector<Scenario>& scenarios, std::vector<PodMetrics> pod_metrics) {
   WorkloadExpansion expansion = ExpandWorkloads(objects, workloads, seed);
-  AdmissionResult admission = Admit(expansion.objects, gates, mode);
+  AdmissionResult admission = Admit(expansion.objects, gates, mode, scenarios);
   admission.state.controllers = std::move(expansion.controllers);
+  admission.state.pod_metrics = std::move(pod_metrics);
   admission.warnings.insert(admission.warnings.begin(), expansion.warnings.begin(),
                             expansion.warnings.end());
   return admission;

@@ -41,6 +41,28 @@ std::string_view ObjectKindName(ObjectKind kind) {
   return "Unknown";
 }
 
+std::string_view TaintEffectName(TaintEffect effect) {
+  switch (effect) {
+    case TaintEffect::kNoSchedule: return "NoSchedule";
+    case TaintEffect::kPreferNoSchedule: return "PreferNoSchedule";
+    case TaintEffect::kNoExecute: return "NoExecute";
+  }
+  return "NoSchedule";
+}
+
+std::string_view StepActionName(StepAction action) {
+  switch (action) {
+    case StepAction::kApply: return "apply";
+    case StepAction::kDelete: return "delete";
+    case StepAction::kCordon: return "cordon";
+    case StepAction::kUncordon: return "uncordon";
+    case StepAction::kTaint: return "taint";
+    case StepAction::kUntaint: return "untaint";
+    case StepAction::kPressure: return "pressure";
+  }
+  return "unknown";
+}
+
 bool IsClusterScoped(ObjectKind kind) {
   return kind == ObjectKind::kNode || kind == ObjectKind::kPriorityClass ||
          kind == ObjectKind::kNamespace;

@@ -194,4 +194,16 @@ std::int64_t Quantity::Value() const {
   return whole;
 }
 
+std::string FormatBinarySI(std::int64_t amount) {
+  static constexpr std::pair<std::string_view, int> kSuffixes[] = {
+      {"Ei", 60}, {"Pi", 50}, {"Ti", 40}, {"Gi", 30}, {"Mi", 20}, {"Ki", 10}};
+  if (amount != 0) {
+    for (const auto& [suffix, shift] : kSuffixes) {
+      const std::int64_t unit = std::int64_t{1} << shift;
+      if (amount % unit == 0) return std::to_string(amount / unit) + std::string(suffix);
+    }
+  }
+  return std::to_string(amount);
+}
+
 }  // namespace kpsim

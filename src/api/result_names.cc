@@ -12,6 +12,8 @@ std::string_view EventReasonName(EventReason r) {
     case EventReason::kNominated: return "Nominated";
     case EventReason::kDeleted: return "Deleted";
     case EventReason::kCreated: return "Created";
+    case EventReason::kScenarioStep: return "ScenarioStep";
+    case EventReason::kEvicted: return "Evicted";
   }
   return "Unknown";
 }

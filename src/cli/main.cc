@@ -18,6 +18,7 @@
 #include "kpsim/api/duration.h"
 #include "kpsim/engine.h"
 #include "kpsim/engine_options.h"
+#include "kpsim/eviction.h"
 #include "kpsim/feature_gates.h"
 #include "kpsim/io.h"
 #include "kpsim/report.h"
@@ -284,6 +285,65 @@ std::vector<kpsim::Warning> IgnoredFlagWarnings(const CLI::App* cmd,
   return out;
 }
 
+// `kpsim evict`: reads and admits the input (as simulate does, for the pods' priorities) and
+// prints the kubelet's ranking of the node's pods.
+int RunEvict(const CommonFlags& common, const std::string& node, const std::string& signal_name,
+             const std::vector<std::string>& usage_flags, const kpsim::io::ReadOptions& read_options) {
+  const std::optional<kpsim::EvictionSignal> signal = kpsim::ParseEvictionSignal(signal_name);
+  if (!signal) {
+    std::cerr << "kpsim: evict: --signal: unsupported eviction signal " << signal_name << " (one of "
+              << kpsim::EvictionSignalNames() << ")\n";
+    return kExitUsage;
+  }
+  std::vector<kpsim::PodUsage> usage;
+  for (const std::string& flag : usage_flags) {
+    const std::size_t eq = flag.find('=');
+    kpsim::PodUsage u;
+    u.pod = flag.substr(0, eq);
+    if (u.pod.find('/') == std::string::npos) u.pod = "default/" + u.pod;
+    auto q = eq == std::string::npos ? kpsim::Expected<kpsim::Quantity>(kpsim::MakeError(
+                                           kpsim::ErrorCode::kInvalidArgument, "expected NS/NAME=QUANTITY"))
+                                     : kpsim::Quantity::Parse(flag.substr(eq + 1));
+    if (!q.ok()) {
+      std::cerr << "kpsim: evict: --usage " << flag << ": " << q.error().message << "\n";
+      return kExitUsage;
+    }
+    u.usage = *q;
+    usage.push_back(std::move(u));
+  }
+  auto gates = kpsim::FeatureGates::Parse(common.feature_gates);
+  if (!gates.ok()) {
+    std::cerr << "kpsim: --feature-gates: " << gates.error().message << "\n";
+    return kExitUsage;
+  }
+  const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, read_options);
+  const kpsim::AdmissionResult admission =
+      kpsim::AdmitInput(read.objects, read.workloads, *gates, kpsim::AdmissionMode::kExisting, 1);
+  ReportDiagnostics(read, admission);
+  bool known = false;
+  for (const kpsim::Node& n : admission.state.nodes) known = known || n.meta.name == node;
+  if (!known) {
+    ReportWarnings(kpsim::report::CollectWarnings(&read, &admission));
+    std::cerr << "kpsim: evict: node " << node << " is not in the input\n";
+    return kExitUsage;
+  }
+  const kpsim::EvictionReport report =
+      kpsim::RankNodeForEviction(admission.state.pods, node, *signal, read.pod_metrics, usage);
+  std::vector<kpsim::Warning> more;
+  for (const std::string& pod : report.unused_usage) {
+    kpsim::Warning w;
+    w.object = "Pod " + pod;
+    w.code = "UsageForUnknownPod";
+    w.message = fmt::format("--usage names no running pod of node {}; ignored", node);
+    more.push_back(std::move(w));
+  }
+  const std::vector<kpsim::Warning> warnings = kpsim::report::CollectWarnings(&read, &admission, more);
+  ReportWarnings(warnings);
+  std::cout << (common.output == "json" ? kpsim::report::RenderEvictionJson(report, warnings)
+                                        : kpsim::report::RenderEvictionText(report, warnings));
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -327,6 +387,20 @@ int main(int argc, char** argv) {
   AddEngine(explain, exp_engine, false);
   AddCommon(explain, exp_common, /*html=*/true);
 
+  CommonFlags evict_common;
+  std::string evict_node;
+  std::string evict_signal = "memory.available";
+  std::vector<std::string> evict_usage;
+  CLI::App* evict = app.add_subcommand(
+      "evict", "Rank a node's pods as the kubelet's node-pressure eviction does (no simulation)");
+  evict->add_option("--node", evict_node, "The node under pressure")->required();
+  evict->add_option("--signal", evict_signal, "The eviction signal: " + kpsim::EvictionSignalNames())
+      ->default_str("memory.available");
+  evict->add_option("--usage", evict_usage,
+                    "A pod's usage of the signal's resource, as NS/NAME=QUANTITY (repeatable); "
+                    "overrides its PodMetrics");
+  AddCommon(evict, evict_common, /*html=*/false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -345,8 +419,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
-  const CommonFlags& common = simulate->parsed() ? sim_common
+  const CommonFlags& common = simulate->parsed()   ? sim_common
                               : validate->parsed() ? val_common
+                              : evict->parsed()    ? evict_common
                                                    : exp_common;
   if (!PathsExist(common.files)) return kExitUsage;
   const std::optional<kpsim::io::ReadOptions> read_options = MakeReadOptions(common);
@@ -359,8 +434,8 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     const kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, *read_options);
-    const kpsim::AdmissionResult admission =
-        kpsim::AdmitInput(read.objects, read.workloads, *gates, kpsim::AdmissionMode::kCreate, 1);
+    const kpsim::AdmissionResult admission = kpsim::AdmitInput(read.objects, read.workloads, *gates,
+                                                               kpsim::AdmissionMode::kCreate, 1, read.scenarios);
     const int rejected = ReportDiagnostics(read, admission);
     ReportWarnings(kpsim::report::CollectWarnings(&read, &admission));
     std::cout << (common.output == "json" ? kpsim::report::RenderValidateJson(read, admission)
@@ -370,13 +445,16 @@ int main(int argc, char** argv) {
     return rejected > 0 || nothing_read ? kExitRejected : kExitOk;
   }
 
+  if (evict->parsed()) return RunEvict(common, evict_node, evict_signal, evict_usage, *read_options);
+
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
   auto options = MakeOptions(common, engine_flags);
   if (!options) return kExitUsage;
   kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, *read_options);
   ApplySchedulerConfig(read, engine_flags, *options);
-  const kpsim::AdmissionResult admission = kpsim::AdmitInput(
-      read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting, options->seed);
+  const kpsim::AdmissionResult admission =
+      kpsim::AdmitInput(read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting,
+                        options->seed, read.scenarios, read.pod_metrics);
   ReportDiagnostics(read, admission);
   const std::vector<kpsim::Warning> flag_warnings =
       IgnoredFlagWarnings(simulate->parsed() ? simulate : explain, *options, common);

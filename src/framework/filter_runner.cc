@@ -34,6 +34,11 @@ Status FilterRunner::ComputeNodeLocal(const PodInfo& pod, const NodeInfo& node) 
 }
 
 Status FilterRunner::NodeLocal(const PodInfo& pod, NodeId node) {
+  if (node_spec_generation_ != model_.node_spec_generation()) {
+    // A node's spec changed (a Scenario step): every node-local verdict is recomputed.
+    node_spec_generation_ = model_.node_spec_generation();
+    node_local_cache_.clear();
+  }
   const auto cls = static_cast<std::size_t>(pod.static_class);
   if (node_local_cache_.size() <= cls) node_local_cache_.resize(cls + 1);
   auto& row = node_local_cache_[cls];

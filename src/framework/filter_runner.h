@@ -67,6 +67,7 @@ class FilterRunner {
   // node_local_cache_[class][node]: 0 = not computed, else 1 + index into node_local_results_.
   std::vector<std::vector<std::int32_t>> node_local_cache_;
   std::vector<Status> node_local_results_;
+  std::uint64_t node_spec_generation_ = 0;  // the model's, when node_local_cache_ was started
   struct FilterCacheEntry {
     std::int32_t cls = -1;
     std::uint64_t generation = 0;

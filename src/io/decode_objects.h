@@ -300,6 +300,13 @@ ObjectMeta DecodeMeta(const V& v, const Path& p) {
       m.uid = Str(c, cp);
     } else if (key == "labels") {
       m.labels = StringMap(c, cp);
+    } else if (key == "annotations") {
+      Fields(c, cp, [&](std::string_view k, const V& a, const Path& ap) {
+        if (k == "kubernetes.io/config.source" || k == "kubernetes.io/config.mirror") {
+          m.annotations.emplace_back(std::string(k), Str(a, ap));
+        }
+      });
+      std::sort(m.annotations.begin(), m.annotations.end());
     } else if (key == "creationTimestamp") {
       m.creation_timestamp = Time(c, cp);
     } else if (key == "deletionTimestamp") {
@@ -652,6 +659,7 @@ Node DecodeNode(const V& v, const Path& p) {
 // What the scheduler reads of one container besides its requests.
 struct ContainerFacts {
   bool sidecar = false;  // an init container with restartPolicy Always
+  std::string name;
   std::string image;
   struct Port {
     std::int32_t container_port = 0;
@@ -716,6 +724,8 @@ ResourceList DecodeContainerRequests(const V& v, const Path& p, ContainerFacts& 
       facts.ports = DecodeContainerPorts(c, cp);
     } else if (key == "image") {
       facts.image = Str(c, cp);
+    } else if (key == "name") {
+      facts.name = Str(c, cp);
     }
   });
   ResourceList r;
@@ -843,7 +853,9 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
     } else if (key == "containers") {
       Items(c, cp, [&](const V& item, const Path& ip) {
         ContainerFacts facts;
-        AddResources(containers, DecodeContainerRequests(item, ip, facts), item, ip);
+        const ResourceList own = DecodeContainerRequests(item, ip, facts);
+        AddResources(containers, own, item, ip);
+        spec.containers.push_back(ContainerRequest{facts.name, own.memory, own.ephemeral_storage});
         facts.sidecar = false;  // restartPolicy means nothing on a regular container
         main_containers.push_back(std::move(facts));
       });

@@ -26,6 +26,7 @@
 #include "fmt/format.h"
 #include "io/decode_config.h"
 #include "io/decode_objects.h"
+#include "io/decode_scenario.h"
 #include "io/manifest_node.h"
 #include "io/manifest_tree.h"
 #include "kpsim/io.h"
@@ -757,6 +758,14 @@ class TextReader {
       return;
     }
 
+    if (kind == "Scenario" && api_version == "kpsim.io/v1alpha1") {
+      ReadScenario(v, origin, kind, DisplayName(std::nullopt, ns, name), root);
+      return;
+    }
+    if (kind == "PodMetrics" && api_version == "metrics.k8s.io/v1beta1") {
+      ReadPodMetrics(v, origin, kind, DisplayName(std::nullopt, ns, name), root);
+      return;
+    }
     if (const std::optional<WorkloadKind> workload = ModeledWorkloadKind(kind, api_version)) {
       ReadWorkload(v, origin, *workload, kind, ns, name);
       return;
@@ -776,32 +785,7 @@ class TextReader {
     object.kind = *modeled;
     object.source = Source(origin);
     try {
-      switch (*modeled) {
-        case ObjectKind::kNode:
-          object.value = internal::DecodeNode(v, root);
-          break;
-        case ObjectKind::kPod:
-          object.value = internal::DecodePod(v, root);
-          break;
-        case ObjectKind::kPriorityClass:
-          object.value = internal::DecodePriorityClass(v, root);
-          break;
-        case ObjectKind::kPodDisruptionBudget:
-          object.value = internal::DecodePdb(v, root);
-          break;
-        case ObjectKind::kNamespace:
-          object.value = internal::DecodeNamespace(v, root);
-          break;
-        case ObjectKind::kPodGroup:
-          object.value = internal::DecodePodGroup(v, root, false);
-          break;
-        case ObjectKind::kCompositePodGroup:
-          object.value = internal::DecodePodGroup(v, root, true);
-          break;
-        case ObjectKind::kService:
-          object.value = internal::DecodeService(v, root);
-          break;
-      }
+      object.value = DecodeModeled(*modeled, v, root);
     } catch (const DecodeFailure& failure) {
       AddDecodeError(origin, failure.line, kind, DisplayName(modeled, ns, name), failure.field,
                      failure.message);
@@ -815,6 +799,73 @@ class TextReader {
       WarnRemovedApiVersion(origin, object, api_version, *removed);
     }
     out_.objects.push_back(std::move(object));
+  }
+
+  template <typename V>
+  static decltype(Object::value) DecodeModeled(ObjectKind kind, const V& v, const Path& p) {
+    switch (kind) {
+      case ObjectKind::kNode: return internal::DecodeNode(v, p);
+      case ObjectKind::kPod: return internal::DecodePod(v, p);
+      case ObjectKind::kPriorityClass: return internal::DecodePriorityClass(v, p);
+      case ObjectKind::kPodDisruptionBudget: return internal::DecodePdb(v, p);
+      case ObjectKind::kNamespace: return internal::DecodeNamespace(v, p);
+      case ObjectKind::kPodGroup: return internal::DecodePodGroup(v, p, false);
+      case ObjectKind::kCompositePodGroup: return internal::DecodePodGroup(v, p, true);
+      case ObjectKind::kService: return internal::DecodeService(v, p);
+    }
+    return internal::DecodePod(v, p);
+  }
+
+  // A Scenario step's `apply` object: any kind kpsim models, decoded as at the top level.
+  template <typename V>
+  Object DecodeStepObject(const V& v, const Path& p, const Origin& origin) {
+    const std::string kind = PeekString(v, "kind");
+    const std::string api_version = PeekString(v, "apiVersion");
+    const std::optional<ObjectKind> modeled = ModeledKind(kind, api_version);
+    if (!modeled) {
+      internal::Fail(v, p.Field("kind"),
+                     kind.empty() ? std::string("Required value: the applied object's kind")
+                                  : fmt::format("a step applies Nodes, Pods, PriorityClasses, "
+                                                "PodDisruptionBudgets, Namespaces, Services and "
+                                                "PodGroups; {} {} is not one of them",
+                                                api_version, kind));
+    }
+    Object object;
+    object.kind = *modeled;
+    object.source = Source(origin);
+    object.source.line = v.line();
+    object.value = DecodeModeled(*modeled, v, p);
+    return object;
+  }
+
+  template <typename V>
+  void ReadScenario(const V& v, const Origin& origin, const std::string& kind, const std::string& name,
+                    const Path& root) {
+    try {
+      Scenario scenario = internal::DecodeScenario(
+          v, root, [&](const V& item, const Path& p) { return DecodeStepObject(item, p, origin); });
+      scenario.source = Source(origin);
+      for (ScenarioStep& step : scenario.steps) {
+        const int line = step.source.line;
+        step.source = scenario.source;
+        if (line > 0) step.source.line = line;
+      }
+      out_.scenarios.push_back(std::move(scenario));
+    } catch (const DecodeFailure& failure) {
+      AddDecodeError(origin, failure.line, kind, name, failure.field, failure.message);
+    }
+  }
+
+  template <typename V>
+  void ReadPodMetrics(const V& v, const Origin& origin, const std::string& kind, const std::string& name,
+                      const Path& root) {
+    try {
+      PodMetrics metrics = internal::DecodePodMetrics(v, root);
+      metrics.source = Source(origin);
+      out_.pod_metrics.push_back(std::move(metrics));
+    } catch (const DecodeFailure& failure) {
+      AddDecodeError(origin, failure.line, kind, name, failure.field, failure.message);
+    }
   }
 
   // An object at an API version the API server no longer serves (`RemovedVersion`): read as

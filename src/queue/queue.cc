@@ -23,6 +23,13 @@ PluginMask RegisteredFor(ClusterEvent event) {
       return MaskOf(PluginId::kPodTopologySpread) | MaskOf(PluginId::kInterPodAffinity);
     case ClusterEvent::kNodeAdd:
       return ~PluginMask{0};
+    case ClusterEvent::kNodeUpdate:
+      // NodeUnschedulable and TaintToleration (UpdateNodeTaint), NodeAffinity and InterPodAffinity
+      // (UpdateNodeLabel), NodeResourcesFit (UpdateNodeAllocatable), PodTopologySpread (labels,
+      // taints).
+      return MaskOf(PluginId::kNodeUnschedulable) | MaskOf(PluginId::kTaintToleration) |
+             MaskOf(PluginId::kNodeAffinity) | MaskOf(PluginId::kInterPodAffinity) |
+             MaskOf(PluginId::kNodeResourcesFit) | MaskOf(PluginId::kPodTopologySpread);
   }
   return 0;
 }
@@ -221,7 +228,9 @@ bool SchedulingQueue::Helps(QueueEntity entity, PluginMask rejectors, ClusterEve
   const PluginMask registered = rejectors & RegisteredFor(event);
   if (registered == 0) return false;
   // Pod groups, and events whose object is unknown: every registered plugin answers Queue.
-  if (entity.is_group() || subject == kNoId || event == ClusterEvent::kNodeAdd) return true;
+  if (entity.is_group() || subject == kNoId || event == ClusterEvent::kNodeAdd || event == ClusterEvent::kNodeUpdate) {
+    return true;
+  }
   const PodInfo& target = model_.pod(entity.pod());
   const PodInfo& other = model_.pod(subject);
   if (registered & MaskOf(PluginId::kDefaultPreemption)) return true;

@@ -20,7 +20,9 @@
 namespace kpsim::engine {
 
 // Cluster events (framework.ClusterEvent) the simulator produces.
-enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd };
+// kNodeUpdate: a node's spec changed (taints, unschedulable, labels, allocatable), from a
+// Scenario step; every plugin that registers for Node/Update events answers Queue.
+enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd, kNodeUpdate };
 
 struct QueueOptions {
   SimDuration initial_backoff = std::chrono::seconds(1);

@@ -35,17 +35,7 @@ std::string FormatCpu(std::int64_t milli_cpu) {
   return std::to_string(milli_cpu) + "m";
 }
 
-std::string FormatBytes(std::int64_t bytes) {
-  static constexpr std::pair<std::string_view, int> kSuffixes[] = {
-      {"Ei", 60}, {"Pi", 50}, {"Ti", 40}, {"Gi", 30}, {"Mi", 20}, {"Ki", 10}};
-  if (bytes != 0) {
-    for (const auto& [suffix, shift] : kSuffixes) {
-      const std::int64_t unit = std::int64_t{1} << shift;
-      if (bytes % unit == 0) return std::to_string(bytes / unit) + std::string(suffix);
-    }
-  }
-  return std::to_string(bytes);
-}
+std::string FormatBytes(std::int64_t bytes) { return FormatBinarySI(bytes); }
 
 Json ResourcesJson(const ResourceList& resources) {
   Json out = Json::object();

@@ -33,9 +33,16 @@ Json EventJson(const SimEvent& e) {
   Json out = Json::object();
   out["time"] = render::SecondsJson(e.time);
   out["reason"] = std::string(EventReasonName(e.reason));
-  out["pod"] = e.pod;
+  out["pod"] = e.reason == EventReason::kScenarioStep ? render::StringOrNull(e.pod) : Json(e.pod);
   out["node"] = render::StringOrNull(e.node);
   out["message"] = e.message;
+  if (e.step_index >= 0) {
+    Json step = Json::object();
+    step["scenario"] = e.scenario;
+    step["index"] = e.step_index;
+    step["action"] = e.action;
+    out["step"] = std::move(step);
+  }
   if (e.reason == EventReason::kPreempted) {
     out["by"] = e.by;
     if (!e.by_group.empty()) out["byGroup"] = e.by_group;
@@ -172,6 +179,7 @@ Json StatsJson(const SimulationStats& s) {
   out["podsScheduled"] = s.pods_scheduled;
   out["victims"] = s.victims;
   out["dryRuns"] = s.dry_runs;
+  out["evictions"] = s.evictions;
   return out;
 }
 
@@ -236,6 +244,10 @@ class TextWriter {
       case EventReason::kCreated:
         return e.message.empty() ? fmt::format("Created {}", e.pod)
                                  : fmt::format("Created {}: {}", e.pod, e.message);
+      case EventReason::kScenarioStep:
+        return fmt::format("Step {}", e.message);
+      case EventReason::kEvicted:
+        return fmt::format("Evicted {} from {}: {}", e.pod, e.node, e.message);
     }
     return e.message;
   }

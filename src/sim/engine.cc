@@ -80,6 +80,17 @@ std::vector<Warning> BookWarnings(const ClusterState& state) {
           "as if no port were asked for; --profile default refuses nodes whose ports conflict")) {
     out.push_back(std::move(*w));
   }
+  if (!state.steps.empty()) {
+    Warning w;
+    w.source = state.steps.front().step.source;
+    w.object = "Scenario " + state.steps.front().scenario;
+    w.code = "IgnoredByProfile";
+    w.message = fmt::format(
+        "the book profile runs no Scenario steps (its model has no clock for them), so {} step(s) are "
+        "ignored; --profile default runs them",
+        state.steps.size());
+    out.push_back(std::move(w));
+  }
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "kpsim/engine_options.h"
+#include "kpsim/eviction.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
 #include "framework/observer.h"
@@ -23,13 +24,16 @@ namespace {
 // Kubernetes' name-suffix alphabet (k8s.io/apimachinery/pkg/util/rand).
 constexpr std::string_view kSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
-enum class TimedKind : std::uint8_t { kArrival, kTerminationDone };
+// kStep: `ClusterState::steps[index]`; kHousekeeping: the kubelet's eviction manager on
+// `pressures_[index]`; kPressureOver: that pressure's condition and taint end.
+enum class TimedKind : std::uint8_t { kArrival, kTerminationDone, kStep, kHousekeeping, kPressureOver };
 
 struct Timed {
   SimTime at;
   std::uint64_t seq;
   TimedKind kind;
   PodId pod;
+  std::int32_t index = -1;
   bool operator>(const Timed& o) const { return std::tie(at, seq) > std::tie(o.at, o.seq); }
 };
 
@@ -37,7 +41,8 @@ struct Timed {
 class Simulator {
  public:
   Simulator(const ClusterState& state, const EngineOptions& options, CycleObserver* observer)
-      : options_(options),
+      : state_(state),
+        options_(options),
         observer_(observer),
         model_(state, options),
         framework_(model_, options),
@@ -67,10 +72,37 @@ class Simulator {
   void Enqueue(PodId pod);
   void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
   void RecordDecision(std::optional<PreemptionDecision> record);  // into result_.decisions
-  void AddTimed(SimTime at, TimedKind kind, PodId pod) {
+  void AddTimed(SimTime at, TimedKind kind, PodId pod, std::int32_t index = -1) {
     if (kind == TimedKind::kTerminationDone) ++terminations_in_flight_;
-    timed_.push(Timed{at, timed_seq_++, kind, pod});
+    timed_.push(Timed{at, timed_seq_++, kind, pod, index});
   }
+  // Scenario steps (kpsim.io/v1alpha1).
+  void RunStep(const TimedStep& timed);
+  void StepEvent(const TimedStep& timed, EventReason reason, const std::string& pod, const std::string& node,
+                 std::string message);
+  void StepWarning(const TimedStep& timed, std::string code, std::string message);
+  void ApplyStep(const TimedStep& timed);
+  void DeleteStep(const TimedStep& timed);
+  void ChangeNode(const TimedStep& timed);
+  void UpdateNode(NodeId node, const Node& api);
+  // A running pod deleted with `grace` (a delete step, or the kubelet's eviction with 0):
+  // terminating until then; its controller replaces an owned pod.
+  void DeletePod(PodId pod, SimDuration grace);
+  // The controller's new pod for `victim` (ReplicaSet, Job, ...; a StatefulSet's waits until the
+  // old one is gone).
+  void Replace(PodId victim, const std::string& why);
+  // Node-pressure eviction (the kubelet's eviction manager): what a pressure step started.
+  struct Pressure {
+    const TimedStep* step = nullptr;
+    NodeId node = kNoId;
+    EvictionSignal signal = EvictionSignal::kMemoryAvailable;
+    std::optional<std::int64_t> available;  // observed, raised by each eviction's usage
+    std::optional<std::int64_t> threshold;
+    bool active = true;
+  };
+  void StartPressure(const TimedStep& timed);
+  void Housekeeping(std::size_t index);
+  void EndPressure(std::size_t index);
   // `--arrival sequential`: the applies still to come, and releasing the next one.
   void PlanApplies(const std::vector<PodId>& pods);
   bool ReleaseNextApply();
@@ -87,6 +119,7 @@ class Simulator {
                        const std::string& node);
   SimulationResult Collect();
 
+  const ClusterState& state_;
   const EngineOptions& options_;
   CycleObserver* observer_;  // may be null
   ClusterModel model_;
@@ -107,6 +140,7 @@ class Simulator {
   // By PodId: the indexes in `result_.events` of the pod's FailedScheduling events, for
   // aggregating repeats.
   std::vector<std::vector<std::size_t>> failures_;
+  std::vector<Pressure> pressures_;
 };
 
 // A pod that has preempted this many times is in a preemption loop: each time its victims
@@ -224,8 +258,25 @@ bool Simulator::ReleaseNextApply() {
 
 void Simulator::ProcessTimed(const Timed& t) {
   if (t.kind == TimedKind::kTerminationDone) --terminations_in_flight_;
+  switch (t.kind) {
+    case TimedKind::kStep:
+      RunStep(state_.steps[static_cast<std::size_t>(t.index)]);
+      return;
+    case TimedKind::kHousekeeping:
+      Housekeeping(static_cast<std::size_t>(t.index));
+      return;
+    case TimedKind::kPressureOver:
+      EndPressure(static_cast<std::size_t>(t.index));
+      return;
+    default:
+      break;
+  }
   PodInfo& pod = model_.pod(t.pod);
   switch (t.kind) {
+    case TimedKind::kStep:
+    case TimedKind::kHousekeeping:
+    case TimedKind::kPressureOver:
+      return;
     case TimedKind::kArrival:
       if (pod.state != PodState::kPending) return;
       Emit(EventReason::kCreated, pod, "", "pod created; it enters the scheduling queue");
@@ -238,7 +289,8 @@ void Simulator::ProcessTimed(const Timed& t) {
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
       queue_.OnEvent(ClusterEvent::kAssignedPodDelete, t.pod, now_);
-      if (pod.owned && pod.terminating_by_preemption && !pod.replaced && IsStatefulSetPod(pod)) {
+      if (pod.owned && (pod.terminating_by_preemption || pod.replace_when_gone) && !pod.replaced &&
+          IsStatefulSetPod(pod)) {
         // The StatefulSet controller recreates pod <name>-<ordinal> once the old one is deleted.
         const PodId replacement = model_.AddReplacement(t.pod, pod.pod.meta.name, now_);
         PodInfo& r = model_.pod(replacement);
@@ -355,14 +407,384 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
     result_.events.push_back(std::move(e));
     ++result_.stats.victims;
     AddTimed(now_ + SimDuration{victim.grace_us}, TimedKind::kTerminationDone, v.pod);
-    if (victim.owned && !IsStatefulSetPod(victim)) {
-      const PodId replacement = model_.AddReplacement(v.pod, ReplacementName(victim), now_);
-      PodInfo& r = model_.pod(replacement);
-      Emit(EventReason::kCreated, r, "",
-           fmt::format("created by its controller to replace preempted pod {}", victim.key));
-      Enqueue(replacement);
+    Replace(v.pod, "preempted pod");
+  }
+}
+
+void Simulator::Replace(PodId victim_id, const std::string& why) {
+  const PodInfo& victim = model_.pod(victim_id);
+  if (!victim.owned || victim.replaced || IsStatefulSetPod(victim)) return;
+  const PodId replacement = model_.AddReplacement(victim_id, ReplacementName(victim), now_);
+  PodInfo& r = model_.pod(replacement);
+  Emit(EventReason::kCreated, r, "", fmt::format("created by its controller to replace {} {}", why, victim.key));
+  Enqueue(replacement);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenario steps.
+
+void Simulator::StepEvent(const TimedStep& timed, EventReason reason, const std::string& pod,
+                          const std::string& node, std::string message) {
+  SimEvent e;
+  e.time = now_;
+  e.last_time = now_;
+  e.reason = reason;
+  e.pod = pod;
+  e.node = node;
+  e.message = std::move(message);
+  e.scenario = timed.scenario;
+  e.step_index = timed.step.index;
+  e.action = std::string(StepActionName(timed.step.action));
+  result_.events.push_back(std::move(e));
+}
+
+void Simulator::StepWarning(const TimedStep& timed, std::string code, std::string message) {
+  Warning w;
+  w.source = timed.step.source;
+  w.object = fmt::format("Scenario {} step {}", timed.scenario, timed.step.index);
+  w.code = std::move(code);
+  w.message = std::move(message);
+  result_.warnings.push_back(std::move(w));
+}
+
+void Simulator::RunStep(const TimedStep& timed) {
+  switch (timed.step.action) {
+    case StepAction::kApply:
+      ApplyStep(timed);
+      return;
+    case StepAction::kDelete:
+      DeleteStep(timed);
+      return;
+    case StepAction::kCordon:
+    case StepAction::kUncordon:
+    case StepAction::kTaint:
+    case StepAction::kUntaint:
+      ChangeNode(timed);
+      return;
+    case StepAction::kPressure:
+      StartPressure(timed);
+      return;
+  }
+}
+
+void Simulator::UpdateNode(NodeId node, const Node& api) {
+  model_.UpdateNode(node, api);
+  queue_.OnEvent(ClusterEvent::kNodeUpdate, kNoId, now_);
+}
+
+std::string TaintText(const Taint& t) {
+  return t.value.empty() ? fmt::format("{}:{}", t.key, TaintEffectName(t.effect))
+                         : fmt::format("{}={}:{}", t.key, t.value, TaintEffectName(t.effect));
+}
+
+void Simulator::ChangeNode(const TimedStep& timed) {
+  const ScenarioStep& step = timed.step;
+  const std::string_view action = StepActionName(step.action);
+  const std::optional<NodeId> id = model_.FindNode(step.name);
+  if (!id) {
+    const std::string message = fmt::format("{}: nodes \"{}\" not found; nothing changed", action, step.name);
+    StepEvent(timed, EventReason::kScenarioStep, "", "", message);
+    StepWarning(timed, "StepTargetNotFound", message);
+    return;
+  }
+  Node api = *model_.node(*id).api;
+  std::string message;
+  switch (step.action) {
+    case StepAction::kCordon:
+    case StepAction::kUncordon: {
+      const bool cordon = step.action == StepAction::kCordon;
+      message = api.unschedulable == cordon
+                    ? fmt::format("{}: node {} already {}", action, step.name, cordon ? "cordoned" : "schedulable")
+                    : fmt::format("{}: node {} is {}", action, step.name,
+                                  cordon ? "unschedulable (spec.unschedulable=true)" : "schedulable again");
+      api.unschedulable = cordon;
+      break;
+    }
+    case StepAction::kTaint: {
+      std::erase_if(api.taints, [&](const Taint& t) { return t.key == step.taint.key && t.effect == step.taint.effect; });
+      api.taints.push_back(step.taint);
+      message = fmt::format("taint: node {} tainted {}", step.name, TaintText(step.taint));
+      break;
+    }
+    case StepAction::kUntaint: {
+      const std::size_t removed = std::erase_if(api.taints, [&](const Taint& t) {
+        return t.key == step.taint.key && (step.any_effect || t.effect == step.taint.effect);
+      });
+      message = removed == 0 ? fmt::format("untaint: node {} has no taint {}; nothing changed", step.name, step.taint.key)
+                             : fmt::format("untaint: removed {} taint(s) {} from node {}", removed, step.taint.key, step.name);
+      break;
+    }
+    default:
+      return;
+  }
+  UpdateNode(*id, api);
+  StepEvent(timed, EventReason::kScenarioStep, "", step.name, std::move(message));
+}
+
+void Simulator::ApplyStep(const TimedStep& timed) {
+  const Object& object = *timed.step.object;
+  const std::string kind(ObjectKindName(object.kind));
+  const std::string name = object.DisplayName();
+  const bool create = timed.operation == Operation::kCreate;
+  const auto not_modelled = [&](const std::string& what) {
+    const std::string message = fmt::format("apply {} {}: {} during a run is not modelled; nothing changed", kind,
+                                            name, what);
+    StepEvent(timed, EventReason::kScenarioStep, "", "", message);
+    StepWarning(timed, "NotModelled", message);
+  };
+  if (const auto* pod = std::get_if<Pod>(&object.value)) {
+    if (!create) {
+      not_modelled("updating a pod (kpsim models creating and deleting pods)");
+      return;
+    }
+    const PodId id = model_.AddPod(*pod, now_);
+    PodInfo& info = model_.pod(id);
+    SimEvent e;
+    Emit(EventReason::kCreated, info, "",
+         fmt::format("created by Scenario {} step {}; it enters the scheduling queue", timed.scenario, timed.step.index));
+    result_.events.back().scenario = timed.scenario;
+    result_.events.back().step_index = timed.step.index;
+    result_.events.back().action = "apply";
+    if (!pod->spec.node_name.empty()) {
+      if (const std::optional<NodeId> node = model_.FindNode(pod->spec.node_name)) {
+        // spec.nodeName: the kubelet runs it without the scheduler.
+        model_.Bind(id, *node, now_);
+        Emit(EventReason::kScheduled, info, pod->spec.node_name,
+             fmt::format("bound by spec.nodeName to {} (not scheduled)", pod->spec.node_name));
+        queue_.OnEvent(ClusterEvent::kAssignedPodAdd, id, now_);
+      } else {
+        info.last_failure = fmt::format("bound to node {}, which does not exist", pod->spec.node_name);
+      }
+      return;
+    }
+    Enqueue(id);
+    return;
+  }
+  if (const auto* pdb = std::get_if<PodDisruptionBudget>(&object.value)) {
+    model_.ApplyPdb(*pdb);
+    const auto& pdbs = model_.pdbs();
+    const std::string key = pdb->meta.namespace_ + "/" + pdb->meta.name;
+    auto it = std::find_if(pdbs.begin(), pdbs.end(), [&](const PdbState& p) { return p.key == key; });
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("apply PodDisruptionBudget {}: {}; it selects {} pod(s), disruptionsAllowed {}", name,
+                          create ? "created" : "updated", model_.pdb_pods(static_cast<std::int32_t>(it - pdbs.begin())).size(),
+                          it->DisruptionsAllowed()));
+    return;
+  }
+  if (const auto* node = std::get_if<Node>(&object.value)) {
+    const std::optional<NodeId> id = model_.FindNode(node->meta.name);
+    if (!id) {
+      not_modelled("adding a node");
+      return;
+    }
+    UpdateNode(*id, *node);
+    StepEvent(timed, EventReason::kScenarioStep, "", node->meta.name,
+              fmt::format("apply Node {}: updated (labels, taints, unschedulable, allocatable)", name));
+    return;
+  }
+  if (const auto* pc = std::get_if<PriorityClass>(&object.value)) {
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("apply PriorityClass {}: {} (value {}); objects created from now on resolve against it", name,
+                          create ? "created" : "updated", pc->value));
+    return;
+  }
+  not_modelled(create ? "creating one" : "updating one");
+}
+
+void Simulator::DeletePod(PodId id, SimDuration grace) {
+  PodInfo& pod = model_.pod(id);
+  model_.MarkTerminating(id, /*by_preemption=*/false);
+  pod.replace_when_gone = true;
+  AddTimed(now_ + grace, TimedKind::kTerminationDone, id);
+}
+
+void Simulator::DeleteStep(const TimedStep& timed) {
+  const ScenarioStep& step = timed.step;
+  const std::string ns = step.namespace_.empty() ? std::string("default") : step.namespace_;
+  const auto not_found = [&](std::string_view resource) {
+    const std::string message =
+        fmt::format("delete {}: {} \"{}\" not found; nothing changed", step.kind, resource, step.name);
+    StepEvent(timed, EventReason::kScenarioStep, "", "", message);
+    StepWarning(timed, "StepTargetNotFound", message);
+  };
+  if (step.kind == "Pod") {
+    const std::optional<PodId> id = model_.FindPod(ns + "/" + step.name);
+    if (!id || model_.pod(*id).state == PodState::kDeleted) {
+      not_found("pods");
+      return;
+    }
+    PodInfo& pod = model_.pod(*id);
+    const std::string node = pod.node != kNoId ? model_.node(pod.node).name : std::string();
+    if (pod.state == PodState::kPending) {
+      pod.in_queue = false;
+      queue_.Remove(*id);
+      model_.Remove(*id, now_);
+      Emit(EventReason::kDeleted, pod, "", fmt::format("deleted by Scenario {} step {} while pending", timed.scenario, step.index));
+      return;
+    }
+    if (pod.IsTerminating()) {
+      StepEvent(timed, EventReason::kScenarioStep, pod.key, node,
+                fmt::format("delete Pod {}: already terminating", pod.key));
+      return;
+    }
+    const std::int64_t grace_us = step.grace_period_seconds ? *step.grace_period_seconds * 1'000'000 : pod.grace_us;
+    StepEvent(timed, EventReason::kScenarioStep, pod.key, node,
+              fmt::format("delete Pod {}: terminating, gone after its grace period of {}s", pod.key, grace_us / 1'000'000));
+    DeletePod(*id, SimDuration{grace_us});
+    Replace(*id, "deleted pod");
+    return;
+  }
+  if (step.kind == "PodDisruptionBudget") {
+    if (!model_.DeletePdb(ns + "/" + step.name)) {
+      not_found("poddisruptionbudgets.policy");
+      return;
+    }
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("delete PodDisruptionBudget {}/{}: it protects no pod any more", ns, step.name));
+    return;
+  }
+  const std::string message = fmt::format(
+      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods and PodDisruptionBudgets); "
+      "nothing changed",
+      step.kind, step.name, step.kind);
+  StepEvent(timed, EventReason::kScenarioStep, "", "", message);
+  StepWarning(timed, "NotModelled", message);
+}
+
+// The kubelet's eviction manager (eviction_manager.go): synchronize every monitoring interval;
+// each pass under pressure evicts at most one pod, the first of the ranking that is not critical,
+// with a 0s grace period (hard thresholds) and PodDisruptionBudgets ignored.
+constexpr SimDuration kHousekeepingInterval = std::chrono::seconds(10);
+// evictionPressureTransitionPeriod: how long a node keeps its pressure condition after the signal
+// recovers.
+constexpr SimDuration kPressureTransitionPeriod = std::chrono::minutes(5);
+
+void Simulator::StartPressure(const TimedStep& timed) {
+  const ScenarioStep& step = timed.step;
+  const std::optional<NodeId> id = model_.FindNode(step.name);
+  const std::optional<EvictionSignal> signal = ParseEvictionSignal(step.signal);
+  if (!id || !signal) {
+    const std::string message = fmt::format("pressure: nodes \"{}\" not found; nothing changed", step.name);
+    StepEvent(timed, EventReason::kScenarioStep, "", "", message);
+    StepWarning(timed, "StepTargetNotFound", message);
+    return;
+  }
+  Pressure p;
+  p.step = &timed;
+  p.node = *id;
+  p.signal = *signal;
+  if (step.available) p.available = step.available->Value();
+  if (step.threshold) p.threshold = step.threshold->Value();
+  if (!p.threshold) {
+    std::optional<std::int64_t> capacity;
+    if (EvictionResource(*signal) == "memory") capacity = model_.node(*id).allocatable.memory;
+    if (EvictionResource(*signal) == "ephemeral-storage") capacity = model_.node(*id).allocatable.ephemeral_storage;
+    p.threshold = DefaultEvictionThreshold(*signal, capacity);
+  }
+  const std::string resource(EvictionResource(*signal));
+  std::string observed =
+      p.available && p.threshold
+          ? fmt::format("{} {} < threshold {}", step.signal, resource == "pids" ? std::to_string(*p.available) : FormatBinarySI(*p.available),
+                        resource == "pids" ? std::to_string(*p.threshold) : FormatBinarySI(*p.threshold))
+          : fmt::format("{} below its threshold", step.signal);
+  if (p.available && p.threshold && *p.available >= *p.threshold) {
+    StepEvent(timed, EventReason::kScenarioStep, "", step.name,
+              fmt::format("pressure: node {} reports {} {}, not below its threshold: no pressure", step.name,
+                          step.signal, step.available ? FormatBinarySI(*p.available) : ""));
+    return;
+  }
+  // TaintNodesByCondition: the node lifecycle controller taints the node NoSchedule for the condition.
+  Node api = *model_.node(*id).api;
+  Taint taint;
+  taint.key = std::string(PressureTaintKey(*signal));
+  taint.effect = TaintEffect::kNoSchedule;
+  const bool tainted = std::find(api.taints.begin(), api.taints.end(), taint) != api.taints.end();
+  if (!tainted) {
+    api.taints.push_back(taint);
+    UpdateNode(*id, api);
+  }
+  StepEvent(timed, EventReason::kScenarioStep, "", step.name,
+            fmt::format("pressure: node {} has {} ({}): {}=True, tainted {}:NoSchedule; the kubelet evicts one pod "
+                        "per {}s housekeeping pass while it lasts",
+                        step.name, PressureCondition(*signal), observed, PressureCondition(*signal), taint.key,
+                        kHousekeepingInterval.count() / 1'000'000));
+  pressures_.push_back(p);
+  Housekeeping(pressures_.size() - 1);
+}
+
+void Simulator::Housekeeping(std::size_t index) {
+  Pressure& p = pressures_[index];
+  if (!p.active) return;
+  const TimedStep& timed = *p.step;
+  const NodeInfo& node = model_.node(p.node);
+  std::vector<EvictionCandidate> candidates;
+  std::vector<PodId> ids;
+  for (PodId id : node.pods) {
+    const PodInfo& pod = model_.pod(id);
+    if (pod.IsTerminating()) continue;
+    std::optional<std::int64_t> usage;
+    for (const PodUsage& u : timed.step.usage) {
+      if (u.pod == pod.key) usage = u.usage.Value();
+    }
+    const PodMetrics* metrics = nullptr;
+    for (const PodMetrics& m : state_.pod_metrics) {
+      if (m.meta.name == pod.pod.meta.name && m.meta.namespace_ == pod.pod.meta.namespace_) metrics = &m;
+    }
+    candidates.push_back(MakeEvictionCandidate(pod.pod, pod.priority, p.signal, metrics, usage));
+    ids.push_back(id);
+  }
+  const std::vector<RankedPod> ranked = RankForEviction(p.signal, candidates);
+  const RankedPod* chosen = nullptr;
+  for (const RankedPod& r : ranked) {
+    if (r.eviction_order) {
+      chosen = &r;
+      break;
     }
   }
+  if (chosen == nullptr) {
+    StepEvent(timed, EventReason::kScenarioStep, "", node.name,
+              fmt::format("pressure: node {} has no pod left the kubelet may evict{}; the pressure stays", node.name,
+                          ranked.empty() ? "" : " (only critical pods)"));
+    p.active = false;
+    return;
+  }
+  const auto at = std::find_if(ids.begin(), ids.end(), [&](PodId id) { return model_.pod(id).key == chosen->candidate.pod; });
+  const PodId victim = *at;
+  PodInfo& pod = model_.pod(victim);
+  Emit(EventReason::kEvicted, pod, node.name,
+       fmt::format("{}(ranked first of {}: {})", chosen->message, ranked.size(), chosen->reason));
+  result_.events.back().scenario = timed.scenario;
+  result_.events.back().step_index = timed.step.index;
+  result_.events.back().action = "pressure";
+  ++result_.stats.evictions;
+  DeletePod(victim, SimDuration{0});
+  Replace(victim, "evicted pod");
+  if (p.available && chosen->candidate.usage) *p.available += *chosen->candidate.usage;
+  const bool relieved = !p.available || !p.threshold || *p.available >= *p.threshold;
+  if (!relieved) {
+    AddTimed(now_ + kHousekeepingInterval, TimedKind::kHousekeeping, kNoId, static_cast<std::int32_t>(index));
+    return;
+  }
+  p.active = false;
+  StepEvent(timed, EventReason::kScenarioStep, "", node.name,
+            fmt::format("pressure: node {} recovered{}; {} stays True for the {}s evictionPressureTransitionPeriod", node.name,
+                        p.available ? fmt::format(" ({} available)", FormatBinarySI(*p.available)) : std::string(),
+                        PressureCondition(p.signal), kPressureTransitionPeriod.count() / 1'000'000));
+  AddTimed(now_ + kPressureTransitionPeriod, TimedKind::kPressureOver, kNoId, static_cast<std::int32_t>(index));
+}
+
+void Simulator::EndPressure(std::size_t index) {
+  const Pressure& p = pressures_[index];
+  for (const Pressure& other : pressures_) {
+    if (&other != &p && other.node == p.node && other.signal == p.signal && other.active) return;
+  }
+  Node api = *model_.node(p.node).api;
+  const std::string key(PressureTaintKey(p.signal));
+  if (std::erase_if(api.taints, [&](const Taint& t) { return t.key == key; }) == 0) return;
+  UpdateNode(p.node, api);
+  StepEvent(*p.step, EventReason::kScenarioStep, "", model_.node(p.node).name,
+            fmt::format("pressure: {}=False on node {}; taint {} removed", PressureCondition(p.signal),
+                        model_.node(p.node).name, key));
 }
 
 void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
@@ -561,6 +983,10 @@ SimulationResult Simulator::Run() {
              static_cast<PodId>(i));
   }
 
+  for (std::size_t i = 0; i < state_.steps.size(); ++i) {
+    AddTimed(SimTime{SimDuration{state_.steps[i].step.at_us}}, TimedKind::kStep, kNoId,
+             static_cast<std::int32_t>(i));
+  }
   PlanApplies(sequential);
   result_.end_reason = "quiescent";
   for (;;) {

@@ -534,4 +534,86 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   return id;
 }
 
+PodId ClusterModel::AddPod(const Pod& api, SimTime now) {
+  Pod& pod = replacement_pods_.emplace_back(api);
+  if (!pod.meta.creation_timestamp) {
+    pod.meta.creation_timestamp = WallTime{origin_us_ + now.time_since_epoch().count()};
+  }
+  PodInfo info = MakePodInfo(pod, /*is_input=*/false);
+  const auto id = static_cast<PodId>(pods_.size());
+  pod_ids_[info.key] = id;
+  JoinGroup(info, id);
+  pods_.push_back(std::move(info));
+  for (std::int32_t pdb : pods_.back().pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
+  AdjustPdbs(pods_.back(), 0, 1);
+  ++generation_;
+  ++progress_generation_;
+  return id;
+}
+
+void ClusterModel::UpdateNode(NodeId node_id, const Node& api) {
+  NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
+  node.api = &updated_nodes_.emplace_back(api);
+  node.allocatable = api.allocatable;
+  ++node_spec_generation_;
+  Touch(node_id);
+  ++generation_;
+  ++progress_generation_;
+}
+
+void ClusterModel::ApplyPdb(const PodDisruptionBudget& api) {
+  const PodDisruptionBudget& stored = applied_pdbs_.emplace_back(api);
+  const std::string key = api.meta.namespace_ + "/" + api.meta.name;
+  auto it = std::find_if(pdbs_.begin(), pdbs_.end(), [&](const PdbState& p) { return p.key == key; });
+  if (it == pdbs_.end()) {
+    pdbs_.emplace_back();
+    pdb_pods_.emplace_back();
+    it = pdbs_.end() - 1;
+  }
+  const auto index = static_cast<std::int32_t>(it - pdbs_.begin());
+  // The nodes of the pods it selected: their dry runs change.
+  for (PodId id : pdb_pods_[static_cast<std::size_t>(index)]) {
+    PodInfo& pod = pods_[static_cast<std::size_t>(id)];
+    std::erase(pod.pdbs, index);
+    if (pod.node != kNoId) Touch(pod.node);
+  }
+  pdb_pods_[static_cast<std::size_t>(index)].clear();
+  PdbState s;
+  s.api = &stored;
+  s.key = key;
+  s.disrupted_pods = api.disrupted_pods;
+  std::sort(s.disrupted_pods.begin(), s.disrupted_pods.end());
+  const bool selects = api.selector && !api.selector->IsEmpty();
+  for (std::size_t i = 0; selects && i < pods_.size(); ++i) {
+    PodInfo& pod = pods_[i];
+    if (pod.state == PodState::kDeleted || pod.pod.meta.namespace_ != api.meta.namespace_) continue;
+    if (pod.pod.meta.labels.empty() || !api.selector->Matches(pod.pod.meta.labels)) continue;
+    pod.pdbs.insert(std::upper_bound(pod.pdbs.begin(), pod.pdbs.end(), index), index);
+    pdb_pods_[static_cast<std::size_t>(index)].push_back(static_cast<PodId>(i));
+    if (pod.state == PodState::kRunning) {
+      s.healthy += pod.node != kNoId ? 1 : 0;
+      s.expected += 1;
+    } else if (pod.state == PodState::kPending) {
+      s.expected += 1;
+    }
+    if (pod.node != kNoId) Touch(pod.node);
+  }
+  s.healthy_at_start = s.healthy;
+  s.desired_at_start = s.Desired();
+  *it = std::move(s);
+  pdb_change_log_.push_back(index);
+  ++pdb_generation_;
+  ++generation_;
+  ++progress_generation_;
+}
+
+bool ClusterModel::DeletePdb(std::string_view key) {
+  auto it = std::find_if(pdbs_.begin(), pdbs_.end(), [&](const PdbState& p) { return p.key == key; });
+  if (it == pdbs_.end()) return false;
+  PodDisruptionBudget none = *it->api;
+  none.selector.reset();  // selects nothing from now on
+  ApplyPdb(none);
+  return true;
+}
+
 }  // namespace kpsim::engine

@@ -54,6 +54,7 @@ struct PodInfo {
   bool is_input = true;
   PodId replacement_of = kNoId;
   bool replaced = false;  // a controller created a replacement for it
+  bool replace_when_gone = false;  // deleted or evicted: a StatefulSet recreates it once gone
   // Pod groups (GenericWorkload on): the leaf PodGroup, the priority the pod has as a victim (its
   // root group's), the highest `all` ancestor that makes it part of an atomic victim, and its
   // victim type rank in MoreImportantVictim (Pod 1, PodGroup 2).
@@ -220,6 +221,21 @@ class ClusterModel {
   // Creates the pending replacement for `victim` (its controller's new pod).
   PodId AddReplacement(PodId victim, std::string name, SimTime now);
 
+  // Scenario steps (kpsim.io/v1alpha1): objects that change during the run. The model keeps its
+  // own copies of what they apply.
+  // A pod created at `now` (pending; the caller binds one that names its node).
+  PodId AddPod(const Pod& api, SimTime now);
+  // A node's spec and status replaced (cordon, taint, an applied Node): its node-local verdicts
+  // change, so `node_spec_generation()` moves.
+  void UpdateNode(NodeId node, const Node& api);
+  // A PodDisruptionBudget created or replaced: its pods are selected again and its budget counted
+  // afresh, as the disruption controller would (a snapshot's status no longer applies).
+  void ApplyPdb(const PodDisruptionBudget& api);
+  // A PodDisruptionBudget deleted: it selects no pod any more. Returns false if there is none.
+  bool DeletePdb(std::string_view key);
+  // Bumped by every UpdateNode: node-local caches start over.
+  std::uint64_t node_spec_generation() const { return node_spec_generation_; }
+
   // Bumped whenever anything changes (pods, nominations).
   std::uint64_t generation() const { return generation_; }
   // Bumped when pods are bound, start terminating, leave or are created: a pod that failed
@@ -256,7 +272,10 @@ class ClusterModel {
   const ClusterState* state_;  // outlives the model: nodes and PDBs point into it
   std::vector<NodeInfo> nodes_;
   std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
-  std::deque<Pod> replacement_pods_;  // the api objects of the replacements (`PodInfo::pod`)
+  std::deque<Pod> replacement_pods_;  // the api objects of pods created during the run (`PodInfo::pod`)
+  std::deque<Node> updated_nodes_;    // nodes as Scenario steps left them (`NodeInfo::api`)
+  std::deque<PodDisruptionBudget> applied_pdbs_;  // PDBs as Scenario steps applied them
+  std::uint64_t node_spec_generation_ = 1;
   std::vector<PdbState> pdbs_;
   std::vector<GroupInfo> groups_;
   std::unordered_map<std::string, std::int32_t> group_ids_;  // leaf PodGroups by "ns/name"

@@ -108,6 +108,31 @@ usage "bad --candidate-sampling" simulate --candidate-sampling some "$EX/cascade
 usage "explain unknown pod" explain --pod default/nobody "$EX/cascade.yaml"
 usage "explain without --pod" explain "$EX/cascade.yaml"
 
+# --- evict: the kubelet's ranking, no simulation ---------------------------------------------------
+expect_rc "evict text" 0 evict --node node-a "$EX/node-pressure.yaml"
+if grep -q "^  1. default/report-job-x7k2p" "$WORK/out"; then ok "evict ranks the low-priority pod above its request first"; else fail "evict text ranking"; fi
+expect_rc "evict json" 0 evict --node node-a -o json "$EX/node-pressure.yaml"
+if json_check "$WORK/out" '[r["pod"] for r in d["ranking"]] == ["default/report-job-x7k2p","default/web-5f9c7-q2w4e","kube-system/kube-proxy-a","default/cache"] and all(k in d["ranking"][0] for k in ("pod","priority","usage","request","exceedsRequest","critical","reason")) and d["ranking"][2]["critical"] and d["ranking"][2]["evictionOrder"] is None'; then
+  ok "evict json: ranking in eviction order with pod, priority, usage, request, exceedsRequest, critical, reason"
+else
+  fail "evict json ranking shape"
+fi
+expect_rc "evict --usage overrides metrics" 0 evict --node node-a -o json --usage default/cache=7Gi "$EX/node-pressure.yaml"
+if json_check "$WORK/out" 'd["ranking"][0]["pod"] == "default/cache" and d["ranking"][0]["usage"] == "7Gi"'; then ok "evict --usage moves cache first"; else fail "evict --usage"; fi
+usage "evict without --node" evict "$EX/node-pressure.yaml"
+usage "evict unknown node" evict --node nowhere "$EX/node-pressure.yaml"
+usage "evict unknown signal" evict --node node-a --signal memory "$EX/node-pressure.yaml"
+usage "evict bad --usage" evict --node node-a --usage cache "$EX/node-pressure.yaml"
+usage "evict -o html" evict --node node-a -o html "$EX/node-pressure.yaml"
+
+# --- Scenario steps: simulate runs them on the clock ------------------------------------------------
+expect_rc "simulate a Scenario" 0 simulate -o json "$EX/node-pressure.yaml"
+if json_check "$WORK/out" 'any(e["reason"]=="ScenarioStep" and e["step"]["action"]=="pressure" and e["time"]==60 for e in d["events"]) and [e["pod"] for e in d["events"] if e["reason"]=="Evicted"] == ["default/report-job-x7k2p","default/web-5f9c7-q2w4e"] and d["stats"]["evictions"] == 2'; then
+  ok "simulate json: the pressure step and two Evicted events, 10s apart"
+else
+  fail "simulate json Scenario events"
+fi
+
 # --- determinism ----------------------------------------------------------------------------------
 run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/a.json"
 run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/b.json"
@@ -501,7 +526,7 @@ suggests() {
 }
 suggests "mistyped command" 'unknown command "simulat"; did you mean simulate?' simulat "$EX/cascade.yaml"
 suggests "mistyped command (swap)" 'unknown command "vaildate"; did you mean validate?' vaildate "$EX/cascade.yaml"
-suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain)' frobnicate "$EX/cascade.yaml"
+suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict)' frobnicate "$EX/cascade.yaml"
 suggests "mistyped flag" 'unknown flag --unitl; did you mean --until?' simulate --unitl 5m "$EX/cascade.yaml"
 suggests "mistyped flag with =" 'unknown flag --unitl; did you mean --until?' simulate --unitl=5m "$EX/cascade.yaml"
 suggests "mistyped flag after a valued flag" 'unknown flag --sed; did you mean --seed?' simulate -o json --sed 3 "$EX/cascade.yaml"

@@ -362,8 +362,8 @@ TEST_P(ScenarioTest, MatchesExpectedJson) {
   const io::ReadResult read = io::ReadManifests(paths);
   for (const Error& e : read.file_errors) ADD_FAILURE() << c.name << ": " << e.ToString();
   // As the CLI: workloads expand into their controllers' pods before admission.
-  const AdmissionResult admission = AdmitInput(read.objects, read.workloads, options.gates,
-                                               AdmissionMode::kExisting, options.seed);
+  const AdmissionResult admission = AdmitInput(read.objects, read.workloads, options.gates, AdmissionMode::kExisting,
+                                               options.seed, read.scenarios, read.pod_metrics);
   const SimulationResult simulation = Simulate(admission.state, options);
   const report::RunReport run{&read, &admission, &simulation, &options, {}};
   const std::string rendered = report::RenderSimulationJson(run);

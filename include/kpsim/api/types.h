@@ -40,6 +40,10 @@ struct Quantity {
   friend auto operator<=>(const Quantity&, const Quantity&) = default;
 };
 
+// An integer amount as Kubernetes prints a BinarySI quantity (Quantity.String): the largest
+// binary suffix that divides it exactly ("3Gi", "512Mi"), else the plain number ("1500000000").
+std::string FormatBinarySI(std::int64_t amount);
+
 // Well-known resource names.
 inline constexpr std::string_view kResourceCpu = "cpu";
 inline constexpr std::string_view kResourceMemory = "memory";
@@ -161,6 +165,9 @@ struct ObjectMeta {
   std::string namespace_;  // empty for cluster-scoped objects; pods default to "default" in admission
   std::string uid;
   Labels labels;
+  // Only the annotations kpsim reads (kubernetes.io/config.source and kubernetes.io/config.mirror,
+  // which make a pod static or mirror); the rest are not kept.
+  Labels annotations;
   std::vector<OwnerReference> owner_references;
   std::optional<WallTime> creation_timestamp;
   std::optional<WallTime> deletion_timestamp;
@@ -195,6 +202,8 @@ inline constexpr std::string_view kSystemNodeCritical = "system-node-critical";
 // Node (core/v1).
 
 enum class TaintEffect : std::uint8_t { kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+std::string_view TaintEffectName(TaintEffect effect);  // "NoSchedule", ...
 
 struct Taint {
   std::string key;
@@ -340,6 +349,15 @@ inline constexpr int kUnmodeledFieldCount = 2;
 std::string_view UnmodeledFieldName(UnmodeledField field);
 std::string_view UnmodeledFieldPlugin(UnmodeledField field);
 
+// A regular container's name and the requests the kubelet's eviction messages compare its usage
+// with (evictionMessage).
+struct ContainerRequest {
+  std::string name;
+  std::int64_t memory = 0;             // bytes
+  std::int64_t ephemeral_storage = 0;  // bytes
+  friend bool operator==(const ContainerRequest&, const ContainerRequest&) = default;
+};
+
 struct PodSpec {
   std::string node_name;
   std::string scheduler_name;  // empty = "default-scheduler"
@@ -360,6 +378,7 @@ struct PodSpec {
   // Effective requests, combined from containers, initContainers (sidecars included) and overhead
   // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
   ResourceList requests;
+  std::vector<ContainerRequest> containers;  // spec.containers, in order
   std::optional<SchedulingGroup> scheduling_group;
   // spec.schedulingGates[].name, in order: while any is left the SchedulingGates PreEnqueue
   // plugin keeps the pod out of the scheduling queue.
@@ -513,6 +532,83 @@ struct Object {
   const ObjectMeta& meta() const;
   // "ns/name" for namespaced kinds, "name" for cluster-scoped ones.
   std::string DisplayName() const;
+};
+
+// ---------------------------------------------------------------------------------------------
+// PodMetrics (metrics.k8s.io/v1beta1): what the metrics API reports a pod's containers use, as
+// `kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods` prints it. Observations,
+// not cluster objects: the kubelet's eviction ranking reads them (kpsim/eviction.h).
+
+struct ContainerMetrics {
+  std::string name;
+  ResourceList usage;  // cpu and memory
+  friend bool operator==(const ContainerMetrics&, const ContainerMetrics&) = default;
+};
+
+struct PodMetrics {
+  ObjectMeta meta;
+  SourceRef source;
+  std::vector<ContainerMetrics> containers;
+  friend bool operator==(const PodMetrics&, const PodMetrics&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Scenario (kpsim.io/v1alpha1, kpsim's own kind): things that happen to the cluster at chosen
+// times of a run. It lives beside the cluster it acts on, in the same files and directories.
+//
+//   apiVersion: kpsim.io/v1alpha1
+//   kind: Scenario
+//   metadata: {name: drain-and-burst}
+//   spec:
+//     steps:
+//     - at: 30s                     # a Go duration after the run's time 0
+//       cordon: node-1              # exactly one action per step
+//     - at: 45s
+//       apply: {apiVersion: v1, kind: Pod, ...}
+
+enum class StepAction : std::uint8_t {
+  kApply,     // create or update an object (Pod, Node, PodDisruptionBudget, PriorityClass, ...)
+  kDelete,    // delete an object by kind, namespace and name
+  kCordon,    // node.spec.unschedulable = true
+  kUncordon,  // node.spec.unschedulable = false
+  kTaint,     // add (or replace) a taint on a node
+  kUntaint,   // remove a node's taint by key and effect
+  kPressure,  // a node crosses a kubelet eviction threshold, with its pods' usage
+};
+std::string_view StepActionName(StepAction action);  // "apply", "delete", ...
+
+struct PodUsage {
+  std::string pod;  // "ns/name" (a bare name means namespace "default")
+  Quantity usage;
+  friend bool operator==(const PodUsage&, const PodUsage&) = default;
+};
+
+struct ScenarioStep {
+  int index = 0;  // 0-based position in spec.steps
+  SourceRef source;
+  std::int64_t at_us = 0;  // microseconds after time 0
+  StepAction action = StepAction::kApply;
+  std::optional<Object> object;  // apply
+  // delete: the target; kind as written ("Pod", "Node", "PodDisruptionBudget", ...).
+  std::string kind;
+  std::string namespace_;
+  std::string name;                              // delete's object, or the node of node actions
+  std::optional<std::int64_t> grace_period_seconds;  // delete of a pod (default: the pod's own)
+  Taint taint;                                   // taint, untaint
+  bool any_effect = false;                       // untaint without an effect: every effect
+  // pressure: the eviction signal ("memory.available", "nodefs.available", "pid.available", ...),
+  // the observed availability and the threshold (both optional, see the README), and the pods'
+  // usage of the signal's resource (pods left out have no stats).
+  std::string signal;
+  std::optional<Quantity> available;
+  std::optional<Quantity> threshold;
+  std::vector<PodUsage> usage;
+};
+
+struct Scenario {
+  ObjectMeta meta;
+  SourceRef source;
+  std::vector<ScenarioStep> steps;
 };
 
 // ---------------------------------------------------------------------------------------------
