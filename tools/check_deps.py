@@ -26,6 +26,7 @@ PUBLIC_HEADERS = {
     "kpsim/feature_gates.h": "api",
     "kpsim/api/types.h": "api",
     "kpsim/api/duration.h": "api",
+    "kpsim/api/quota.h": "api",
     "kpsim/sim_time.h": "results",
     "kpsim/engine_options.h": "results",
     "kpsim/results.h": "results",

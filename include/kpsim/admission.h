@@ -37,6 +37,9 @@ struct ClusterState {
   std::vector<PodDisruptionBudget> pdbs;
   std::vector<PodGroup> pod_groups;  // PodGroups and CompositePodGroups, priority resolved
   std::vector<Service> services;
+  std::vector<ResourceQuota> resource_quotas;
+  // AdmissionConfigurations' ResourceQuota plugin configuration; the last one applies.
+  std::vector<QuotaAdmissionConfig> quota_configs;
   // The ReplicaSets and StatefulSets selecting pods (`WorkloadExpansion::controllers`).
   std::vector<PodController> controllers;
   // Scenario steps, in the order they happen (by time; ties in input order).

@@ -28,6 +28,7 @@ enum class EventReason : std::uint8_t {
   kCreated,
   kScenarioStep,  // a Scenario step ran (node changes, PDB changes, deletions, pressure)
   kEvicted,       // the kubelet evicted the pod under node pressure
+  kFailedCreate,  // a controller's (or a step's) pod refused by the ResourceQuota admission plugin
 };
 std::string_view EventReasonName(EventReason r);
 
@@ -195,6 +196,13 @@ struct SimulationStats {
   std::int64_t evictions = 0;  // by the kubelet under node pressure (Scenario pressure steps)
 };
 
+// A ResourceQuota at the end of a run: its hard limits and what the namespace's pods use.
+struct QuotaOutcome {
+  std::string quota;  // "ns/name"
+  std::vector<std::pair<std::string, std::string>> hard;  // resource name -> quantity, by name
+  std::vector<std::pair<std::string, std::string>> used;
+};
+
 struct SimulationResult {
   Profile profile = Profile::kDefault;
   std::vector<SimEvent> events;   // in order of time, then of occurrence
@@ -202,6 +210,7 @@ struct SimulationResult {
   std::vector<NodeOutcome> nodes; // in input order
   std::vector<GroupOutcome> groups;
   std::vector<PreemptionDecision> decisions;  // one per preemption decision, in round order
+  std::vector<QuotaOutcome> quotas;           // every ResourceQuota, in input order
   std::vector<std::string> pdb_names;  // every PodDisruptionBudget "ns/name", by the index the
                                        // decisions use (not rendered: the decisions name them)
   SimTime end_time{};

@@ -2,6 +2,7 @@
 // successive `kubectl apply` against one API server.
 
 #include "kpsim/admission.h"
+#include "kpsim/api/quota.h"
 
 #include <algorithm>
 #include <array>
@@ -51,6 +52,10 @@ bool KindMatchesValue(const Object& object) {
       return std::holds_alternative<PodGroup>(object.value);
     case ObjectKind::kService:
       return std::holds_alternative<Service>(object.value);
+    case ObjectKind::kResourceQuota:
+      return std::holds_alternative<ResourceQuota>(object.value);
+    case ObjectKind::kAdmissionConfiguration:
+      return std::holds_alternative<QuotaAdmissionConfig>(object.value);
   }
   return false;
 }
@@ -62,6 +67,16 @@ class Admitter {
     for (PriorityClass& pc : admission::BuiltInPriorityClasses()) {
       index_[Key{ObjectKind::kPriorityClass, "", pc.meta.name}] = state_.priority_classes.size();
       state_.priority_classes.push_back(std::move(pc));
+    }
+  }
+
+  // The ResourceQuota plugin's configuration is the API server's: it applies to every object,
+  // wherever it is in the input (the last valid one).
+  void ConfigureQuota(const std::vector<Object>& objects) {
+    for (const Object& object : objects) {
+      const auto* config = std::get_if<QuotaAdmissionConfig>(&object.value);
+      if (config == nullptr) continue;
+      if (Expected<QuotaAdmissionConfig> ok = admission::AdmitQuotaConfig(*config); ok.ok()) quotas_.SetConfig(*ok);
     }
   }
 
@@ -154,6 +169,8 @@ class Admitter {
   std::vector<Node>& Store(const Node*) { return state_.nodes; }
   std::vector<Namespace>& Store(const Namespace*) { return state_.namespaces; }
   std::vector<Service>& Store(const Service*) { return state_.services; }
+  std::vector<ResourceQuota>& Store(const ResourceQuota*) { return state_.resource_quotas; }
+  std::vector<QuotaAdmissionConfig>& Store(const QuotaAdmissionConfig*) { return state_.quota_configs; }
 
   Expected<PriorityClass> Run(PriorityClass v, const PriorityClass* old) {
     return AdmitPriorityClass(std::move(v), old, state_.priority_classes);
@@ -193,6 +210,10 @@ class Admitter {
   Expected<Node> Run(Node v, const Node*) { return AdmitNode(std::move(v)); }
   Expected<Namespace> Run(Namespace v, const Namespace*) { return AdmitNamespace(std::move(v)); }
   Expected<Service> Run(Service v, const Service*) { return AdmitService(std::move(v)); }
+  Expected<ResourceQuota> Run(ResourceQuota v, const ResourceQuota*) { return admission::AdmitResourceQuota(std::move(v)); }
+  Expected<QuotaAdmissionConfig> Run(QuotaAdmissionConfig v, const QuotaAdmissionConfig*) {
+    return admission::AdmitQuotaConfig(std::move(v));
+  }
 
   // Picks a name for a `generateName` object that no object of its kind and namespace has.
   std::string UniqueGeneratedName(const Object& object, const ObjectMeta& meta,
@@ -237,10 +258,23 @@ class Admitter {
     // 3) Admit, then store.
     pending_note_.reset();
     Expected<T> admitted = Run(std::move(value), old);
+    const bool kept_existing = pending_note_.has_value() && pending_note_->kept;
     NoteExistingObject(object, outcome, admitted);
     if (!admitted.ok()) {
       outcome.message = admitted.error().message;
       return;
+    }
+    if constexpr (std::is_same_v<T, Pod>) {
+      // The ResourceQuota plugin, last of the chain: a pod created now (not one the snapshot
+      // already holds with its priority) must fit its namespace's quotas.
+      const bool snapshot_pod = mode_ == AdmissionMode::kExisting && admitted->spec.priority.has_value() &&
+                            std::get<Pod>(object.value).spec.priority.has_value();
+      if (old == nullptr && !kept_existing && !snapshot_pod) {
+        if (std::optional<std::string> refused = quotas_.Check(*admitted)) {
+          outcome.message = fmt::format("pods \"{}\" is forbidden: {}", admitted->meta.name, *refused);
+          return;
+        }
+      }
     }
     outcome.admitted = true;
     if constexpr (std::is_same_v<T, Pod>) {
@@ -255,12 +289,21 @@ class Admitter {
     if constexpr (std::is_same_v<T, PodGroup>) {
       WarnIfGroupApiOff(*admitted, object, outcome);
     }
+    if constexpr (std::is_same_v<T, Pod>) {
+      if (old != nullptr) quotas_.Remove(*old);
+      quotas_.Add(*admitted);
+    }
     if (old != nullptr) {
       store[existing->second] = std::move(admitted).value();
     } else {
       if constexpr (std::is_same_v<T, Pod>) pod_origins_.push_back({object.source, outcome.name});
       index_[key] = store.size();
       store.push_back(std::move(admitted).value());
+    }
+    if constexpr (std::is_same_v<T, ResourceQuota>) {
+      std::vector<const Pod*> pods;
+      for (const Pod& pod : state_.pods) pods.push_back(&pod);
+      quotas_.ApplyQuota(store[index_[key]], pods);
     }
   }
 
@@ -449,6 +492,7 @@ class Admitter {
   // What Scenario steps applied, latest version by key (deleted ones erased).
   std::map<Key, decltype(Object::value)> timed_latest_;
   bool timed_ = false;  // admitting Scenario steps
+  QuotaTracker quotas_;  // ResourceQuota usage of the pods admitted so far
   std::set<Key> deleted_;  // input objects a step deleted
 };
 
@@ -457,6 +501,7 @@ class Admitter {
 AdmissionResult Admit(const std::vector<Object>& objects, const FeatureGates& gates,
                       AdmissionMode mode, const std::vector<Scenario>& scenarios) {
   Admitter admitter(gates, mode);
+  admitter.ConfigureQuota(objects);
   for (std::size_t position = 0; position < objects.size(); ++position) {
     admitter.AdmitOne(objects[position], position);
   }

@@ -69,6 +69,10 @@ Expected<Node> AdmitNode(Node node);
 Expected<Namespace> AdmitNamespace(Namespace ns);
 // Mirrors `ValidateService` for what kpsim reads: its metadata (the name a DNS-1035 label).
 Expected<Service> AdmitService(Service service);
+// ValidateResourceQuota for what kpsim reads: the name, the scope selector's names and values.
+Expected<ResourceQuota> AdmitResourceQuota(ResourceQuota quota);
+// The ResourceQuota plugin's limitedResources: each names a resource, its matchScopes are valid.
+Expected<QuotaAdmissionConfig> AdmitQuotaConfig(QuotaAdmissionConfig config);
 
 // Kubernetes' name generator (`names.SimpleNameGenerator`) made deterministic: `base` cut to 58
 // characters followed by 5 characters of the alphabet "bcdfghjklmnpqrstvwxz2456789" drawn from

@@ -1,6 +1,7 @@
 // Admission of the kinds that only need API validation: PodDisruptionBudget
 // (pkg/apis/policy/validation), Node and Namespace (object-meta name rules).
 
+#include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
@@ -83,6 +84,58 @@ Expected<Namespace> AdmitNamespace(Namespace ns) {
   FieldErrors errors;
   ValidateObjectMeta(ns.meta, /*namespaced=*/false, NameRule::kDnsLabel, &errors);
   return Finish(std::move(ns), ObjectKind::kNamespace, errors);
+}
+
+namespace {
+
+// ValidateResourceQuota's scope checks (pkg/apis/core/validation): scope names, and the values
+// an operator needs.
+void ValidateScopeRequirements(const std::vector<ScopeRequirement>& requirements, const std::string& path,
+                               FieldErrors* errors) {
+  const std::vector<std::string_view> scopes = {"BestEffort",     "CrossNamespacePodAffinity", "NotBestEffort",
+                                                "NotTerminating", "PriorityClass",             "Terminating",
+                                                "VolumeAttributesClass"};
+  for (std::size_t i = 0; i < requirements.size(); ++i) {
+    const ScopeRequirement& r = requirements[i];
+    const std::string at = fmt::format("{}[{}]", path, i);
+    if (std::find(scopes.begin(), scopes.end(), r.scope_name) == scopes.end()) {
+      errors->push_back(NotSupported(at + ".scopeName", r.scope_name, scopes));
+    }
+    if (!r.op_raw.empty()) {
+      errors->push_back(NotSupported(at + ".operator", r.op_raw, {"DoesNotExist", "Exists", "In", "NotIn"}));
+      continue;
+    }
+    const bool needs_values = r.op == ScopeOperator::kIn || r.op == ScopeOperator::kNotIn;
+    if (needs_values && r.values.empty()) {
+      errors->push_back(Required(at + ".values",
+                                 "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+    } else if (!needs_values && !r.values.empty()) {
+      errors->push_back(Invalid(at + ".values", fmt::format("[]string{{\"{}\"}}", r.values.front()),
+                                "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+    }
+  }
+}
+
+}  // namespace
+
+Expected<ResourceQuota> AdmitResourceQuota(ResourceQuota quota) {
+  FieldErrors errors;
+  ValidateObjectMeta(quota.meta, /*namespaced=*/true, NameRule::kDnsSubdomain, &errors);
+  ValidateScopeRequirements(quota.scope_selector, "spec.scopeSelector.matchExpressions", &errors);
+  return Finish(std::move(quota), ObjectKind::kResourceQuota, errors);
+}
+
+Expected<QuotaAdmissionConfig> AdmitQuotaConfig(QuotaAdmissionConfig config) {
+  FieldErrors errors;
+  for (std::size_t i = 0; i < config.limited_resources.size(); ++i) {
+    const LimitedResource& l = config.limited_resources[i];
+    const std::string at = fmt::format("plugins[ResourceQuota].configuration.limitedResources[{}]", i);
+    if (l.resource.empty()) errors.push_back(Required(at + ".resource", ""));
+    ValidateScopeRequirements(l.match_scopes, at + ".matchScopes", &errors);
+  }
+  if (errors.empty()) return config;
+  return MakeError(ErrorCode::kInvalidArgument,
+                   InvalidMessage(QualifiedKind(ObjectKind::kAdmissionConfiguration), "", errors));
 }
 
 Expected<Service> AdmitService(Service service) {

@@ -230,6 +230,10 @@ std::string_view QualifiedKind(ObjectKind kind) {
       return "CompositePodGroup.scheduling.k8s.io";
     case ObjectKind::kService:
       return "Service";
+    case ObjectKind::kResourceQuota:
+      return "ResourceQuota";
+    case ObjectKind::kAdmissionConfiguration:
+      return "AdmissionConfiguration.apiserver.config.k8s.io";
   }
   return "Unknown";
 }
@@ -252,6 +256,10 @@ std::string_view QualifiedResource(ObjectKind kind) {
       return "compositepodgroups.scheduling.k8s.io";
     case ObjectKind::kService:
       return "services";
+    case ObjectKind::kResourceQuota:
+      return "resourcequotas";
+    case ObjectKind::kAdmissionConfiguration:
+      return "admissionconfigurations.apiserver.config.k8s.io";
   }
   return "unknown";
 }

@@ -37,8 +37,20 @@ std::string_view ObjectKindName(ObjectKind kind) {
       return "CompositePodGroup";
     case ObjectKind::kService:
       return "Service";
+    case ObjectKind::kResourceQuota:
+      return "ResourceQuota";
+    case ObjectKind::kAdmissionConfiguration:
+      return "AdmissionConfiguration";
   }
   return "Unknown";
+}
+
+std::string ScopeRequirementText(const ScopeRequirement& r) {
+  static constexpr std::string_view kOps[] = {"In", "NotIn", "Exists", "DoesNotExist"};
+  std::string values;
+  for (const std::string& v : r.values) values += (values.empty() ? "" : " ") + v;
+  const std::string_view op = r.op_raw.empty() ? kOps[static_cast<int>(r.op)] : std::string_view(r.op_raw);
+  return "{" + r.scope_name + " " + std::string(op) + " [" + values + "]}";
 }
 
 std::string_view TaintEffectName(TaintEffect effect) {
@@ -65,7 +77,7 @@ std::string_view StepActionName(StepAction action) {
 
 bool IsClusterScoped(ObjectKind kind) {
   return kind == ObjectKind::kNode || kind == ObjectKind::kPriorityClass ||
-         kind == ObjectKind::kNamespace;
+         kind == ObjectKind::kNamespace || kind == ObjectKind::kAdmissionConfiguration;
 }
 
 std::string_view UnmodeledFieldName(UnmodeledField field) {

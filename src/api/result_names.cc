@@ -14,6 +14,7 @@ std::string_view EventReasonName(EventReason r) {
     case EventReason::kCreated: return "Created";
     case EventReason::kScenarioStep: return "ScenarioStep";
     case EventReason::kEvicted: return "Evicted";
+    case EventReason::kFailedCreate: return "FailedCreate";
   }
   return "Unknown";
 }

@@ -661,6 +661,8 @@ struct ContainerFacts {
   bool sidecar = false;  // an init container with restartPolicy Always
   std::string name;
   std::string image;
+  ResourceList limits;        // resources.limits as written
+  std::uint8_t declared = 0;  // ContainerRequest::kRequestsCpu, ...
   struct Port {
     std::int32_t container_port = 0;
     std::int32_t host_port = 0;
@@ -729,8 +731,17 @@ ResourceList DecodeContainerRequests(const V& v, const Path& p, ContainerFacts& 
     }
   });
   ResourceList r;
-  for (const auto& [name, q] : limits) r.Set(name, q);
-  for (const auto& [name, q] : requests) r.Set(name, q);
+  for (const auto& [name, q] : limits) {
+    r.Set(name, q);
+    facts.limits.Set(name, q);
+    if (name == kResourceCpu) facts.declared |= ContainerRequest::kRequestsCpu | ContainerRequest::kLimitsCpu;
+    if (name == kResourceMemory) facts.declared |= ContainerRequest::kRequestsMemory | ContainerRequest::kLimitsMemory;
+  }
+  for (const auto& [name, q] : requests) {
+    r.Set(name, q);
+    if (name == kResourceCpu) facts.declared |= ContainerRequest::kRequestsCpu;
+    if (name == kResourceMemory) facts.declared |= ContainerRequest::kRequestsMemory;
+  }
   return r;
 }
 
@@ -765,6 +776,9 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   ResourceList containers;
   ResourceList restartable_init;  // sidecars started so far
   ResourceList init_max;
+  ResourceList limits_containers;   // the same aggregation for limits (PodLimits)
+  ResourceList limits_restartable;
+  ResourceList limits_init_max;
   std::vector<std::pair<std::string, Quantity>> overhead;
   std::vector<std::pair<std::string, Quantity>> pod_requests;
   std::vector<std::pair<std::string, Quantity>> pod_limits;
@@ -855,7 +869,9 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
         ContainerFacts facts;
         const ResourceList own = DecodeContainerRequests(item, ip, facts);
         AddResources(containers, own, item, ip);
-        spec.containers.push_back(ContainerRequest{facts.name, own.memory, own.ephemeral_storage});
+        spec.containers.push_back(
+            ContainerRequest{facts.name, own.memory, own.ephemeral_storage, facts.declared, false});
+        AddResources(limits_containers, facts.limits, item, ip);
         facts.sidecar = false;  // restartPolicy means nothing on a regular container
         main_containers.push_back(std::move(facts));
       });
@@ -867,14 +883,21 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
         ContainerFacts facts;
         ResourceList r = DecodeContainerRequests(item, ip, facts);
         const bool sidecar = facts.sidecar;
+        spec.containers.push_back(ContainerRequest{facts.name, r.memory, r.ephemeral_storage, facts.declared, true});
+        ResourceList l = facts.limits;
         init_containers.push_back(std::move(facts));
         if (sidecar) {
           AddResources(containers, r, item, ip);
           AddResources(restartable_init, r, item, ip);
           init_max = ResourceList::Max(init_max, restartable_init);
+          AddResources(limits_containers, l, item, ip);
+          AddResources(limits_restartable, l, item, ip);
+          limits_init_max = ResourceList::Max(limits_init_max, limits_restartable);
         } else {
           AddResources(r, restartable_init, item, ip);
           init_max = ResourceList::Max(init_max, r);
+          AddResources(l, limits_restartable, item, ip);
+          limits_init_max = ResourceList::Max(limits_init_max, l);
         }
       });
     } else if (key == "overhead") {
@@ -908,6 +931,18 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   }
   AddResources(requests, ToResourceList(overhead), v, p.Field("overhead"));
   spec.requests = std::move(requests);
+  // PodLimits: the same aggregation, pod-level limits overriding cpu and memory, overhead added to
+  // the limits that are set.
+  ResourceList limits = ResourceList::Max(limits_containers, limits_init_max);
+  for (const auto& [n, q] : pod_limits) {
+    if (n == kResourceCpu || n == kResourceMemory) limits.Set(n, q);
+  }
+  for (const auto& [n, q] : overhead) {
+    const ResourceList one = ToResourceList({{n, q}});
+    if (n == kResourceCpu && limits.milli_cpu > 0) AddResources(limits, one, v, p.Field("overhead"));
+    if (n == kResourceMemory && limits.memory > 0) AddResources(limits, one, v, p.Field("overhead"));
+  }
+  spec.limits = std::move(limits);
   // GetHostPorts: the sidecars' ports, then the containers'. With hostNetwork, API defaulting
   // (SetDefaults_Pod) gives every containerPort without a hostPort the same hostPort.
   const auto add_ports = [&](const ContainerFacts& facts) {

@@ -26,6 +26,7 @@
 #include "fmt/format.h"
 #include "io/decode_config.h"
 #include "io/decode_objects.h"
+#include "io/decode_quota.h"
 #include "io/decode_scenario.h"
 #include "io/manifest_node.h"
 #include "io/manifest_tree.h"
@@ -54,6 +55,12 @@ std::optional<ObjectKind> ModeledKind(std::string_view kind, std::string_view ap
   if (kind == "PodDisruptionBudget") return ObjectKind::kPodDisruptionBudget;
   if (kind == "Namespace") return ObjectKind::kNamespace;
   if (kind == "Service" && api_version == "v1") return ObjectKind::kService;
+  if (kind == "ResourceQuota" && api_version == "v1") return ObjectKind::kResourceQuota;
+  if ((kind == "AdmissionConfiguration" || kind == "ResourceQuotaConfiguration") &&
+      (api_version == "apiserver.config.k8s.io/v1" || api_version == "apiserver.config.k8s.io/v1alpha1" ||
+       api_version == "apiserver.k8s.io/v1alpha1" || api_version == "resourcequota.admission.k8s.io/v1beta1")) {
+    return ObjectKind::kAdmissionConfiguration;
+  }
   if (kind == "PodGroup" && IsWorkloadApiVersion(api_version)) return ObjectKind::kPodGroup;
   if (kind == "CompositePodGroup" && IsWorkloadApiVersion(api_version)) {
     return ObjectKind::kCompositePodGroup;
@@ -812,6 +819,9 @@ class TextReader {
       case ObjectKind::kPodGroup: return internal::DecodePodGroup(v, p, false);
       case ObjectKind::kCompositePodGroup: return internal::DecodePodGroup(v, p, true);
       case ObjectKind::kService: return internal::DecodeService(v, p);
+      case ObjectKind::kResourceQuota: return internal::DecodeResourceQuota(v, p);
+      case ObjectKind::kAdmissionConfiguration:
+        return internal::DecodeQuotaAdmissionConfig(v, p, PeekString(v, "kind") == "ResourceQuotaConfiguration");
     }
     return internal::DecodePod(v, p);
   }

@@ -49,7 +49,6 @@ const SignalFacts& Facts(EvictionSignal signal) {
   return kSignals[0];
 }
 
-bool IsMemory(EvictionSignal s) { return EvictionResource(s) == "memory"; }
 bool IsPid(EvictionSignal s) { return s == EvictionSignal::kPidAvailable; }
 
 std::string Amount(EvictionSignal signal, std::int64_t v) {
@@ -158,7 +157,6 @@ std::string EvictionSignalNames() {
 }
 
 bool IsCriticalPod(const Pod& pod, std::int32_t priority) {
-  constexpr std::int32_t kSystemCriticalPriority = 2'000'000'000;
   if (const std::string* source = Annotation(pod, "kubernetes.io/config.source"); source && *source != "api") {
     return true;  // IsStaticPod
   }
@@ -176,6 +174,7 @@ EvictionCandidate MakeEvictionCandidate(const Pod& pod, std::int32_t priority, E
   if (resource == "memory") c.request = pod.spec.requests.memory;
   if (resource == "ephemeral-storage") c.request = pod.spec.requests.ephemeral_storage;
   for (const ContainerRequest& container : pod.spec.containers) {
+    if (container.init) continue;  // evictionMessage names the regular containers
     EvictionCandidate::Container out;
     out.name = container.name;
     out.request = resource == "memory" ? container.memory

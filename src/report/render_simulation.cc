@@ -208,6 +208,7 @@ class TextWriter {
       Decisions(*sim);
       Nodes(*sim);
       Groups(*sim);
+      Quotas(*sim);
       Pending(*sim);
     }
     RejectedAndIgnored();
@@ -248,6 +249,8 @@ class TextWriter {
         return fmt::format("Step {}", e.message);
       case EventReason::kEvicted:
         return fmt::format("Evicted {} from {}: {}", e.pod, e.node, e.message);
+      case EventReason::kFailedCreate:
+        return fmt::format("FailedCreate {}: {}", e.pod, e.message);
     }
     return e.message;
   }
@@ -412,6 +415,19 @@ class TextWriter {
     if (sim.decisions.size() > kDecisionsShown) {
       out_ += fmt::format("  ... and {} more decisions (use -o json to see them all)\n",
                           sim.decisions.size() - kDecisionsShown);
+    }
+  }
+
+  // ResourceQuotas at the end: used/hard per resource.
+  void Quotas(const SimulationResult& sim) {
+    if (sim.quotas.empty()) return;
+    out_ += "\nQuotas (used/hard):\n";
+    for (const QuotaOutcome& q : sim.quotas) {
+      std::string line;
+      for (std::size_t i = 0; i < q.hard.size(); ++i) {
+        line += fmt::format("{}{} {}/{}", line.empty() ? "" : ", ", q.hard[i].first, q.used[i].second, q.hard[i].second);
+      }
+      out_ += fmt::format("  {}: {}\n", q.quota, line);
     }
   }
 
@@ -582,6 +598,19 @@ std::string RenderSimulationJson(const RunReport& report) {
   out["ignored"] = render::IgnoredJson(report.read);
   out["warnings"] = render::WarningsJson(SimulationWarnings(report));
   out["stats"] = StatsJson(sim.stats);
+  Json quotas = Json::array();
+  for (const QuotaOutcome& q : sim.quotas) {
+    Json entry = Json::object();
+    entry["quota"] = q.quota;
+    Json hard = Json::object();
+    for (const auto& [name, v] : q.hard) hard[name] = v;
+    Json used = Json::object();
+    for (const auto& [name, v] : q.used) used[name] = v;
+    entry["hard"] = std::move(hard);
+    entry["used"] = std::move(used);
+    quotas.push_back(std::move(entry));
+  }
+  out["quotas"] = std::move(quotas);
   return render::Dump(out);
 }
 

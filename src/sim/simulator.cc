@@ -91,6 +91,10 @@ class Simulator {
   // The controller's new pod for `victim` (ReplicaSet, Job, ...; a StatefulSet's waits until the
   // old one is gone).
   void Replace(PodId victim, const std::string& why);
+  // Creates the replacement for `victim` under `name` unless the ResourceQuota plugin refuses it
+  // (a FailedCreate event; retried by RetryRefusedCreates when a pod goes). True if created.
+  bool CreateReplacement(PodId victim, std::string name, const std::string& message);
+  void RetryRefusedCreates();
   // Node-pressure eviction (the kubelet's eviction manager): what a pressure step started.
   struct Pressure {
     const TimedStep* step = nullptr;
@@ -141,6 +145,7 @@ class Simulator {
   // aggregating repeats.
   std::vector<std::vector<std::size_t>> failures_;
   std::vector<Pressure> pressures_;
+  std::vector<PodId> refused_creates_;  // victims whose controller's create the quota refused
 };
 
 // A pod that has preempted this many times is in a preemption loop: each time its victims
@@ -292,13 +297,11 @@ void Simulator::ProcessTimed(const Timed& t) {
       if (pod.owned && (pod.terminating_by_preemption || pod.replace_when_gone) && !pod.replaced &&
           IsStatefulSetPod(pod)) {
         // The StatefulSet controller recreates pod <name>-<ordinal> once the old one is deleted.
-        const PodId replacement = model_.AddReplacement(t.pod, pod.pod.meta.name, now_);
-        PodInfo& r = model_.pod(replacement);
-        Emit(EventReason::kCreated, r, "",
-             fmt::format("recreated by its StatefulSet under the same name, replacing preempted pod {}",
-                         pod.key));
-        Enqueue(replacement);
+        CreateReplacement(t.pod, pod.pod.meta.name,
+                          fmt::format("recreated by its StatefulSet under the same name, replacing {} pod {}",
+                                      pod.terminating_by_preemption ? "preempted" : "deleted", pod.key));
       }
+      RetryRefusedCreates();
       return;
     }
   }
@@ -414,10 +417,44 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
 void Simulator::Replace(PodId victim_id, const std::string& why) {
   const PodInfo& victim = model_.pod(victim_id);
   if (!victim.owned || victim.replaced || IsStatefulSetPod(victim)) return;
-  const PodId replacement = model_.AddReplacement(victim_id, ReplacementName(victim), now_);
-  PodInfo& r = model_.pod(replacement);
-  Emit(EventReason::kCreated, r, "", fmt::format("created by its controller to replace {} {}", why, victim.key));
+  CreateReplacement(victim_id, ReplacementName(victim),
+                    fmt::format("created by its controller to replace {} {}", why, victim.key));
+}
+
+bool Simulator::CreateReplacement(PodId victim_id, std::string name, const std::string& message) {
+  Pod pod = model_.ReplacementPod(victim_id, std::move(name), now_);
+  if (std::optional<std::string> refused = model_.quotas().Check(pod)) {
+    // The controller's create is refused (its FailedCreate event: "Error creating: ..."); it
+    // tries again when the namespace's quota usage goes down.
+    SimEvent e;
+    e.time = now_;
+    e.last_time = now_;
+    e.reason = EventReason::kFailedCreate;
+    e.pod = pod.meta.namespace_ + "/" + pod.meta.name;
+    e.message = fmt::format("Error creating: pods \"{}\" is forbidden: {}", pod.meta.name, *refused);
+    result_.events.push_back(std::move(e));
+    if (std::find(refused_creates_.begin(), refused_creates_.end(), victim_id) == refused_creates_.end()) {
+      refused_creates_.push_back(victim_id);
+    }
+    return false;
+  }
+  std::erase(refused_creates_, victim_id);
+  const PodId replacement = model_.AddReplacement(victim_id, std::move(pod));
+  Emit(EventReason::kCreated, model_.pod(replacement), "", message);
   Enqueue(replacement);
+  return true;
+}
+
+void Simulator::RetryRefusedCreates() {
+  if (refused_creates_.empty()) return;
+  const std::vector<PodId> retry = refused_creates_;
+  for (PodId victim : retry) {
+    const PodInfo& v = model_.pod(victim);
+    if (v.replaced) continue;
+    const bool same_name = IsStatefulSetPod(v);
+    CreateReplacement(victim, same_name ? v.pod.meta.name : ReplacementName(v),
+                      fmt::format("created by its controller to replace {} (retried once its quota had room)", v.key));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,9 +574,13 @@ void Simulator::ApplyStep(const TimedStep& timed) {
       not_modelled("updating a pod (kpsim models creating and deleting pods)");
       return;
     }
+    if (std::optional<std::string> refused = model_.quotas().Check(*pod)) {
+      StepEvent(timed, EventReason::kFailedCreate, name, "",
+                fmt::format("Error creating: pods \"{}\" is forbidden: {}", pod->meta.name, *refused));
+      return;
+    }
     const PodId id = model_.AddPod(*pod, now_);
     PodInfo& info = model_.pod(id);
-    SimEvent e;
     Emit(EventReason::kCreated, info, "",
          fmt::format("created by Scenario {} step {}; it enters the scheduling queue", timed.scenario, timed.step.index));
     result_.events.back().scenario = timed.scenario;
@@ -620,6 +661,7 @@ void Simulator::DeleteStep(const TimedStep& timed) {
       queue_.Remove(*id);
       model_.Remove(*id, now_);
       Emit(EventReason::kDeleted, pod, "", fmt::format("deleted by Scenario {} step {} while pending", timed.scenario, step.index));
+      RetryRefusedCreates();
       return;
     }
     if (pod.IsTerminating()) {
@@ -1088,6 +1130,13 @@ SimulationResult Simulator::Collect() {
     }
     if (out.state == "Scheduled") out.message.clear();
     result_.groups.push_back(std::move(out));
+  }
+  for (const QuotaStatus& q : model_.quotas().quotas()) {
+    QuotaOutcome out;
+    out.quota = q.quota.meta.namespace_ + "/" + q.quota.meta.name;
+    for (const auto& [name, v] : q.hard) out.hard.emplace_back(name, FormatQuotaAmount(name, v));
+    for (const auto& [name, v] : q.used) out.used.emplace_back(name, FormatQuotaAmount(name, v));
+    result_.quotas.push_back(std::move(out));
   }
   result_.pdb_names.reserve(model_.pdbs().size());
   for (const PdbState& pdb : model_.pdbs()) result_.pdb_names.push_back(pdb.key);

@@ -284,6 +284,12 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
   }
 
   pdb_pods_.resize(pdbs_.size());
+  if (!state.quota_configs.empty()) quotas_.SetConfig(state.quota_configs.back());
+  if (!state.resource_quotas.empty()) {
+    std::vector<const Pod*> pods;
+    for (const Pod& pod : state.pods) pods.push_back(&pod);
+    for (const ResourceQuota& quota : state.resource_quotas) quotas_.ApplyQuota(quota, pods);
+  }
   BuildGroups(state, options.gates);
   for (const Pod& pod : state.pods) {
     PodInfo info = MakePodInfo(pod, /*is_input=*/true);
@@ -487,6 +493,7 @@ void ClusterModel::Remove(PodId pod_id, SimTime now) {
   }
   pod.state = PodState::kDeleted;
   pod.deleted_at = now;
+  quotas_.Remove(pod.pod);
   ++generation_;
   ++progress_generation_;
 }
@@ -511,9 +518,8 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   ++generation_;
 }
 
-PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime now) {
-  pods_[static_cast<std::size_t>(victim_id)].replaced = true;
-  Pod& pod = replacement_pods_.emplace_back(pods_[static_cast<std::size_t>(victim_id)].pod);
+Pod ClusterModel::ReplacementPod(PodId victim_id, std::string name, SimTime now) const {
+  Pod pod = pods_[static_cast<std::size_t>(victim_id)].pod;
   pod.meta.name = std::move(name);
   pod.meta.uid.clear();
   pod.meta.deletion_timestamp.reset();
@@ -521,6 +527,17 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
   pod.spec.node_name.clear();
   pod.status = PodStatus{};
   pod.status.phase = "Pending";
+  return pod;
+}
+
+PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime now) {
+  return AddReplacement(victim_id, ReplacementPod(victim_id, std::move(name), now));
+}
+
+PodId ClusterModel::AddReplacement(PodId victim_id, Pod api) {
+  pods_[static_cast<std::size_t>(victim_id)].replaced = true;
+  const Pod& pod = replacement_pods_.emplace_back(std::move(api));
+  quotas_.Add(pod);
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
   info.replacement_of = victim_id;
   const auto id = static_cast<PodId>(pods_.size());
@@ -539,6 +556,7 @@ PodId ClusterModel::AddPod(const Pod& api, SimTime now) {
   if (!pod.meta.creation_timestamp) {
     pod.meta.creation_timestamp = WallTime{origin_us_ + now.time_since_epoch().count()};
   }
+  quotas_.Add(pod);
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
   const auto id = static_cast<PodId>(pods_.size());
   pod_ids_[info.key] = id;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kpsim/admission.h"
+#include "kpsim/api/quota.h"
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
@@ -220,6 +221,12 @@ class ClusterModel {
   void Reattach(PodId pod);             // undoes Detach
   // Creates the pending replacement for `victim` (its controller's new pod).
   PodId AddReplacement(PodId victim, std::string name, SimTime now);
+  // The same in two halves, for a controller whose create the ResourceQuota plugin may refuse:
+  // the new pod's api object, then adding it.
+  Pod ReplacementPod(PodId victim, std::string name, SimTime now) const;
+  PodId AddReplacement(PodId victim, Pod pod);
+  // ResourceQuota usage of the pods that exist now (created pods counted, deleted ones not).
+  const QuotaTracker& quotas() const { return quotas_; }
 
   // Scenario steps (kpsim.io/v1alpha1): objects that change during the run. The model keeps its
   // own copies of what they apply.
@@ -276,6 +283,7 @@ class ClusterModel {
   std::deque<Node> updated_nodes_;    // nodes as Scenario steps left them (`NodeInfo::api`)
   std::deque<PodDisruptionBudget> applied_pdbs_;  // PDBs as Scenario steps applied them
   std::uint64_t node_spec_generation_ = 1;
+  QuotaTracker quotas_;
   std::vector<PdbState> pdbs_;
   std::vector<GroupInfo> groups_;
   std::unordered_map<std::string, std::int32_t> group_ids_;  // leaf PodGroups by "ns/name"

@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "spec.steps[0].apply.kind", "apps/v1 Deployment is not one of them"},
         BadStep{"apply_bad_pod", "  - {at: 5s, apply: {apiVersion: v1, kind: Pod, spec: {priority: high}}}\n",
                 "spec.steps[0].apply.spec.priority", "expected an integer"}),
-    [](const testing::TestParamInfo<BadStep>& info) { return std::string(info.param.name); });
+    [](const testing::TestParamInfo<BadStep>& param_info) { return std::string(param_info.param.name); });
 
 TEST(ReaderScenarioTest, ScenarioWithoutStepsIsRefused) {
   const ReadResult r = ReadManifestText("apiVersion: kpsim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n", "s.yaml");

@@ -349,12 +349,16 @@ inline constexpr int kUnmodeledFieldCount = 2;
 std::string_view UnmodeledFieldName(UnmodeledField field);
 std::string_view UnmodeledFieldPlugin(UnmodeledField field);
 
-// A regular container's name and the requests the kubelet's eviction messages compare its usage
-// with (evictionMessage).
+// A container's name, the requests the kubelet's eviction messages compare its usage with
+// (evictionMessage), and which cpu/memory requests and limits it declares
+// (ResourceQuota's `must specify` check), for regular and init containers.
 struct ContainerRequest {
+  static constexpr std::uint8_t kRequestsCpu = 1, kRequestsMemory = 2, kLimitsCpu = 4, kLimitsMemory = 8;
   std::string name;
   std::int64_t memory = 0;             // bytes
   std::int64_t ephemeral_storage = 0;  // bytes
+  std::uint8_t declared = 0;           // which of requests/limits cpu/memory it declares (limits imply requests)
+  bool init = false;                   // an init container (sidecars included)
   friend bool operator==(const ContainerRequest&, const ContainerRequest&) = default;
 };
 
@@ -378,7 +382,10 @@ struct PodSpec {
   // Effective requests, combined from containers, initContainers (sidecars included) and overhead
   // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
   ResourceList requests;
-  std::vector<ContainerRequest> containers;  // spec.containers, in order
+  std::vector<ContainerRequest> containers;  // spec.containers, then spec.initContainers, in order
+  // Limits combined as `PodLimits` does (for ResourceQuota's limits.*); 0 where none is set.
+  ResourceList limits;
+  bool active_deadline = false;  // spec.activeDeadlineSeconds is set (quota scope Terminating)
   std::optional<SchedulingGroup> scheduling_group;
   // spec.schedulingGates[].name, in order: while any is left the SchedulingGates PreEnqueue
   // plugin keeps the pod out of the scheduling queue.
@@ -486,6 +493,47 @@ struct PodGroup {
 };
 
 // ---------------------------------------------------------------------------------------------
+// ResourceQuota (v1) and the ResourceQuota admission plugin's configuration: what kpsim reads for
+// pods (kpsim/api/quota.h does the arithmetic).
+
+enum class ScopeOperator : std::uint8_t { kIn, kNotIn, kExists, kDoesNotExist };
+
+// A ScopedResourceSelectorRequirement: `scopeName` (PriorityClass, BestEffort, ...), `operator`,
+// `values`.
+struct ScopeRequirement {
+  std::string scope_name;
+  ScopeOperator op = ScopeOperator::kIn;
+  std::string op_raw;  // as written when not one of the four (admission refuses it)
+  std::vector<std::string> values;
+  friend bool operator==(const ScopeRequirement&, const ScopeRequirement&) = default;
+};
+// As Go's %v prints the struct: "{PriorityClass In [high low]}".
+std::string ScopeRequirementText(const ScopeRequirement& r);
+
+struct ResourceQuota {
+  ObjectMeta meta;
+  std::vector<std::pair<std::string, Quantity>> hard;  // spec.hard, in input order
+  std::vector<std::string> scopes;                     // spec.scopes
+  std::vector<ScopeRequirement> scope_selector;        // spec.scopeSelector.matchExpressions
+  friend bool operator==(const ResourceQuota&, const ResourceQuota&) = default;
+};
+
+// ResourceQuotaConfiguration.limitedResources (apiserver.config.k8s.io/v1), from an
+// AdmissionConfiguration's ResourceQuota plugin.
+struct LimitedResource {
+  std::string api_group;
+  std::string resource;  // "pods"
+  std::vector<std::string> match_contains;
+  std::vector<ScopeRequirement> match_scopes;
+  friend bool operator==(const LimitedResource&, const LimitedResource&) = default;
+};
+struct QuotaAdmissionConfig {
+  ObjectMeta meta;  // name "ResourceQuota" (the plugin), for messages
+  std::vector<LimitedResource> limited_resources;
+  friend bool operator==(const QuotaAdmissionConfig&, const QuotaAdmissionConfig&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
 // A decoded manifest object with its provenance.
 
 enum class ObjectKind : std::uint8_t {
@@ -497,6 +545,8 @@ enum class ObjectKind : std::uint8_t {
   kPodGroup,
   kCompositePodGroup,
   kService,
+  kResourceQuota,
+  kAdmissionConfiguration,  // its ResourceQuota plugin's configuration (QuotaAdmissionConfig)
 };
 std::string_view ObjectKindName(ObjectKind kind);  // "Node", "Pod", ...
 bool IsClusterScoped(ObjectKind kind);
@@ -527,7 +577,9 @@ struct Object {
   ObjectKind kind = ObjectKind::kPod;
   SourceRef source;
   // The alternative matching `kind` (PodGroup serves kPodGroup and kCompositePodGroup).
-  std::variant<Node, Pod, PriorityClass, PodDisruptionBudget, Namespace, PodGroup, Service> value;
+  std::variant<Node, Pod, PriorityClass, PodDisruptionBudget, Namespace, PodGroup, Service, ResourceQuota,
+               QuotaAdmissionConfig>
+      value;
 
   const ObjectMeta& meta() const;
   // "ns/name" for namespaced kinds, "name" for cluster-scoped ones.
