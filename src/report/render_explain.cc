@@ -185,6 +185,12 @@ std::string RenderExplainText(const ExplainResult& explain,
   out += "\n";
   // 3) Candidates with their reprieve traces.
   for (const CandidateOutcome& c : explain.candidates) {
+    if (c.steps.size() == 1 && c.steps[0].pod.empty() && c.victims.empty()) {
+      // The dry run found no candidate here: its one step says why.
+      out += fmt::format("\nNot a candidate {}: {}\n", c.node,
+                         c.steps[0].why.starts_with("not a candidate: ") ? c.steps[0].why.substr(17) : c.steps[0].why);
+      continue;
+    }
     out += fmt::format(
         "\nCandidate {}: {} victim(s) [{}], {} PDB violation(s), highest victim priority {}\n",
         c.node, c.victims.size(), Join(c.victims, ", "), c.pdb_violations,

@@ -1,10 +1,12 @@
 // The read-only diagnosis `explain` adds to a decided cycle (Framework::Diagnose).
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "framework/cycle_state.h"
 #include "kpsim/explain.h"
 #include "scheduler/framework.h"
 
@@ -15,6 +17,45 @@ void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out)
   out.fits = s.IsSuccess();
   out.code = std::string(CodeName(s.code()));
   for (int i = 0; i < s.reason_count(); ++i) out.reasons.push_back(reasons.Text(s.reason(i)));
+}
+
+// The lower-priority pods on `node` that match all of `pod`'s required pod affinity terms: the
+// ones preemption would remove although the pod needs them.
+std::vector<std::string> NeededLowerPriorityPods(ClusterModel& model, const PodInfo& pod, NodeId node) {
+  std::vector<std::string> out;
+  const auto& terms = pod.pod.spec.affinity.pod_affinity_required;
+  if (terms.empty()) return out;
+  for (PodId id : model.node(node).pods) {
+    const PodInfo& other = model.pod(id);
+    if (other.IsTerminating() || other.victim_priority >= pod.priority) continue;
+    const bool needed = std::all_of(terms.begin(), terms.end(), [&](const PodAffinityTerm& term) {
+      return TermMatches(model, term, pod, other);
+    });
+    if (needed) out.push_back(fmt::format("{} (priority {})", other.key, other.victim_priority));
+  }
+  return out;
+}
+
+// Pods on other nodes of `node`'s topology domains that match one of `pod`'s required pod
+// anti-affinity terms: what keeps the pod off `node` that preemption on `node` cannot remove.
+std::vector<std::string> CrossNodeBlockers(ClusterModel& model, const PodInfo& pod, NodeId node) {
+  std::vector<std::string> out;
+  const Labels& labels = model.node(node).api->meta.labels;
+  for (const PodAffinityTerm& term : pod.pod.spec.affinity.pod_anti_affinity_required) {
+    const std::string* value = FindLabel(labels, term.topology_key);
+    if (value == nullptr) continue;
+    for (NodeId other : model.node_order()) {
+      if (other == node) continue;
+      const std::string* v = FindLabel(model.node(other).api->meta.labels, term.topology_key);
+      if (v == nullptr || *v != *value) continue;
+      for (PodId id : model.node(other).pods) {
+        const PodInfo& blocker = model.pod(id);
+        if (blocker.IsTerminating() || !TermMatches(model, term, pod, blocker)) continue;
+        out.push_back(fmt::format("{} on node {} ({} {})", blocker.key, model.node(other).name, term.topology_key, *value));
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,6 +113,36 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
       // Not a candidate: keep the reason as the only step.
       ReprieveStep step;
       step.why = "not a candidate: " + victims_.ReasonsText(r.status);
+      if (r.status.plugin() == PluginId::kInterPodAffinity) {
+        // The documented caveat: affinity to lower-priority pods. SelectVictimsOnNode removes every
+        // lower-priority pod first and does not consider keeping those the affinity needs.
+        if (std::vector<std::string> needed = NeededLowerPriorityPods(model_, pod, id); !needed.empty()) {
+          std::string list;
+          for (const std::string& n : needed) list += (list.empty() ? "" : ", ") + n;
+          step.why += fmt::format(
+              " (its required pod affinity is met here only by lower-priority pods preemption would remove: {}; "
+              "kube-scheduler does not preempt for affinity to lower-priority pods, so the node is skipped)",
+              list);
+          Warning w;
+          w.object = "Pod " + pod.key;
+          w.code = "AffinityToLowerPriority";
+          w.message = fmt::format(
+              "node {} is not a preemption candidate: the pod's required pod affinity is met there only by "
+              "lower-priority pods ({}), which preemption would remove first (SelectVictimsOnNode); give them a "
+              "priority at least the pod's, or drop the affinity",
+              model_.node(id).name, list);
+          out.warnings.push_back(std::move(w));
+        }
+        // The other documented caveat: no cross-node preemption.
+        if (std::vector<std::string> blockers = CrossNodeBlockers(model_, pod, id); !blockers.empty()) {
+          std::string list;
+          for (const std::string& b : blockers) list += (list.empty() ? "" : ", ") + b;
+          step.why += fmt::format(
+              " (blocked by {}, which matches its pod anti-affinity from another node; preemption removes victims "
+              "only from the node it preempts on, so cross-node preemption is not done)",
+              list);
+        }
+      }
       outcome.steps.push_back(std::move(step));
     }
     out.candidates.push_back(std::move(outcome));

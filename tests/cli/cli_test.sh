@@ -133,6 +133,21 @@ else
   fail "simulate json Scenario events"
 fi
 
+# --- the documented caveats, said by explain -----------------------------------------------------
+FIX="$(dirname "$0")/fixtures"
+expect_rc "explain: affinity to a lower-priority pod" 0 explain --pod web -o json "$FIX/affinity-to-lower-priority.yaml"
+if json_check "$WORK/out" '"met here only by lower-priority pods preemption would remove: default/cache (priority 0)" in d["candidates"][0]["steps"][0]["why"] and any(w["code"]=="AffinityToLowerPriority" for w in d["warnings"])'; then
+  ok "explain names the lower-priority pod the affinity needs, with a warning"
+else
+  fail "explain: affinity-to-lower-priority caveat"
+fi
+expect_rc "explain: cross-node anti-affinity" 0 explain --pod web "$FIX/cross-node-anti-affinity.yaml"
+if grep -q "blocked by default/batch on node n2 (topology.kubernetes.io/zone a).*cross-node preemption is not done" "$WORK/out"; then
+  ok "explain names the pod on another node that blocks preemption"
+else
+  fail "explain: cross-node caveat"
+fi
+
 # --- determinism ----------------------------------------------------------------------------------
 run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/a.json"
 run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/b.json"
