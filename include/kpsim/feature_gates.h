@@ -18,6 +18,8 @@ struct FeatureGates {
   bool workload_aware_preemption = false;    // alpha 1.36; merged into GenericWorkload in 1.37
   bool gang_scheduling = false;              // alpha
   bool topology_aware_workload_scheduling = false;  // alpha
+  // In-place pod resize (spec §19): the scheduler preempts for a Deferred resize.
+  bool in_place_pod_vertical_scaling_scheduler_preemption = false;  // alpha 1.37
   // Scheduler behaviour.
   bool scheduler_async_preemption = true;    // beta, on since 1.33
   bool scheduler_pop_from_backoff_q = true;  // beta, on since 1.33

@@ -207,7 +207,7 @@ class Admitter {
   Expected<PodDisruptionBudget> Run(PodDisruptionBudget v, const PodDisruptionBudget*) {
     return AdmitPodDisruptionBudget(std::move(v));
   }
-  Expected<Node> Run(Node v, const Node*) { return AdmitNode(std::move(v)); }
+  Expected<Node> Run(Node v, const Node*) { return AdmitNode(std::move(v), gates_); }
   Expected<Namespace> Run(Namespace v, const Namespace*) { return AdmitNamespace(std::move(v)); }
   Expected<Service> Run(Service v, const Service*) { return AdmitService(std::move(v)); }
   Expected<ResourceQuota> Run(ResourceQuota v, const ResourceQuota*) { return admission::AdmitResourceQuota(std::move(v)); }

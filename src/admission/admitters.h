@@ -65,7 +65,9 @@ Expected<PodGroup> AdmitPodGroup(PodGroup group, const PodGroup* old,
 Expected<Pod> AdmitExistingPod(Pod pod);
 Expected<PodGroup> AdmitExistingPodGroup(PodGroup group);
 Expected<PodDisruptionBudget> AdmitPodDisruptionBudget(PodDisruptionBudget pdb);
-Expected<Node> AdmitNode(Node node);
+// With `spec.podPreemptionPolicy`: refused while the InPlacePodVerticalScalingSchedulerPreemption
+// gate is off; each disableResizePreemption entry a qualified name, at most 20.
+Expected<Node> AdmitNode(Node node, const FeatureGates& gates = FeatureGates{});
 Expected<Namespace> AdmitNamespace(Namespace ns);
 // Mirrors `ValidateService` for what kpsim reads: its metadata (the name a DNS-1035 label).
 Expected<Service> AdmitService(Service service);

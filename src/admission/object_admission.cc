@@ -74,9 +74,26 @@ Expected<PodDisruptionBudget> AdmitPodDisruptionBudget(PodDisruptionBudget pdb) 
   return Finish(std::move(pdb), ObjectKind::kPodDisruptionBudget, errors);
 }
 
-Expected<Node> AdmitNode(Node node) {
+Expected<Node> AdmitNode(Node node, const FeatureGates& gates) {
   FieldErrors errors;
   ValidateObjectMeta(node.meta, /*namespaced=*/false, NameRule::kDnsSubdomain, &errors);
+  if (node.has_pod_preemption_policy && !gates.in_place_pod_vertical_scaling_scheduler_preemption) {
+    errors.push_back(Forbidden("spec.podPreemptionPolicy",
+                               "may not be set while the InPlacePodVerticalScalingSchedulerPreemption feature gate is "
+                               "disabled"));
+  }
+  constexpr std::int64_t kMaxOwners = 20;
+  const std::vector<std::string>& owners = node.disable_resize_preemption;
+  if (static_cast<std::int64_t>(owners.size()) > kMaxOwners) {
+    errors.push_back(TooMany("spec.podPreemptionPolicy.disableResizePreemption",
+                             static_cast<std::int64_t>(owners.size()), kMaxOwners));
+  }
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    for (std::string& msg : IsQualifiedName(owners[i])) {
+      errors.push_back(Invalid(fmt::format("spec.podPreemptionPolicy.disableResizePreemption[{}]", i),
+                               GoQuote(owners[i]), std::move(msg)));
+    }
+  }
   return Finish(std::move(node), ObjectKind::kNode, errors);
 }
 

@@ -24,6 +24,7 @@ constexpr GateEntry kGates[] = {
     {"CompositePodGroup", &FeatureGates::composite_pod_group},
     {"GangScheduling", &FeatureGates::gang_scheduling},
     {"GenericWorkload", &FeatureGates::generic_workload},
+    {"InPlacePodVerticalScalingSchedulerPreemption", &FeatureGates::in_place_pod_vertical_scaling_scheduler_preemption},
     {"PodGroupPreemptionPolicy", &FeatureGates::pod_group_preemption_policy},
     {"SchedulerAsyncPreemption", &FeatureGates::scheduler_async_preemption},
     {"SchedulerPopFromBackoffQ", &FeatureGates::scheduler_pop_from_backoff_q},

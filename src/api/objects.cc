@@ -71,6 +71,7 @@ std::string_view StepActionName(StepAction action) {
     case StepAction::kTaint: return "taint";
     case StepAction::kUntaint: return "untaint";
     case StepAction::kPressure: return "pressure";
+    case StepAction::kResize: return "resize";
   }
   return "unknown";
 }

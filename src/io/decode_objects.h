@@ -603,7 +603,12 @@ Node DecodeNode(const V& v, const Path& p) {
       node.meta = DecodeMeta(c, cp);
     } else if (key == "spec") {
       Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
-        if (k == "unschedulable") {
+        if (k == "podPreemptionPolicy") {
+          node.has_pod_preemption_policy = f.type() != NodeType::kNull;
+          Fields(f, fp, [&](std::string_view pk, const V& pv, const Path& pp) {
+            if (pk == "disableResizePreemption") node.disable_resize_preemption = StringList(pv, pp);
+          });
+        } else if (k == "unschedulable") {
           node.unschedulable = Bool(f, fp);
         } else if (k == "taints") {
           Items(f, fp, [&](const V& item, const Path& ip) {

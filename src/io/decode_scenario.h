@@ -69,7 +69,7 @@ Taint DecodeStepTaint(const V& v, const Path& p, bool effect_required, bool& has
 }
 
 // The actions a step may name, in the order the README lists them.
-inline constexpr std::array<std::pair<std::string_view, StepAction>, 7> kStepActions{{
+inline constexpr std::array<std::pair<std::string_view, StepAction>, 8> kStepActions{{
     {"apply", StepAction::kApply},
     {"delete", StepAction::kDelete},
     {"cordon", StepAction::kCordon},
@@ -77,6 +77,7 @@ inline constexpr std::array<std::pair<std::string_view, StepAction>, 7> kStepAct
     {"taint", StepAction::kTaint},
     {"untaint", StepAction::kUntaint},
     {"pressure", StepAction::kPressure},
+    {"resize", StepAction::kResize},
 }};
 
 // One step. `decode_object(view, path)` decodes an `apply` object (its kind and apiVersion decide
@@ -143,6 +144,17 @@ ScenarioStep DecodeStep(const V& v, const Path& p, DecodeObject&& decode_object)
           step.any_effect = !has_effect;
           break;
         }
+        case StepAction::kResize:
+          Fields(f, fp, [&](std::string_view rk, const V& r, const Path& rp) {
+            if (rk == "pod") {
+              step.name = PodRef(r, rp);
+            } else if (rk == "requests") {
+              step.requests = ResourceMap(r, rp);
+            }
+          });
+          if (step.name.empty()) Fail(f, fp.Field("pod"), "Required value");
+          if (step.requests.empty()) Fail(f, fp.Field("requests"), "Required value: the pod's requests after the resize");
+          break;
         case StepAction::kPressure:
           Fields(f, fp, [&](std::string_view pk, const V& q, const Path& qp) {
             if (pk == "node") {
@@ -174,13 +186,13 @@ ScenarioStep DecodeStep(const V& v, const Path& p, DecodeObject&& decode_object)
     }
     Fail(f, fp,
          fmt::format("unknown step field \"{}\" (a step has `at` and one of: apply, delete, cordon, "
-                     "uncordon, taint, untaint, pressure)",
+                     "uncordon, taint, untaint, pressure, resize)",
                      k));
   });
   if (!has_at) Fail(v, p.Field("at"), "Required value: when the step happens, as a Go duration (\"30s\")");
   if (!action) {
     Fail(v, p,
-         "Required value: one action (apply, delete, cordon, uncordon, taint, untaint, pressure)");
+         "Required value: one action (apply, delete, cordon, uncordon, taint, untaint, pressure, resize)");
   }
   step.action = *action;
   return step;

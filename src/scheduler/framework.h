@@ -90,6 +90,12 @@ class Framework {
   GroupPreemption PreemptGroup(std::int32_t root, const std::vector<PodId>& pending,
                                std::vector<ReprieveStep>* trace);
 
+  // In-place resize preemption (InPlacePodVerticalScalingSchedulerPreemption, spec §19): `probe`
+  // is the resizing pod as if pending with its new requests, its own pod detached from `node`
+  // by the caller. Sets `filter` to its Filter verdict on `node`; when that is Unschedulable,
+  // returns SelectVictimsOnNode there (the resize domain is its own node only).
+  DryRunResult ResizeDryRun(const PodInfo& probe, NodeId node, Status& filter);
+
   // Statistics: dry runs asked for (cached or not), preemption attempts.
   std::int64_t dry_runs() const { return dry_runs_; }
   std::int64_t preemption_attempts() const { return preemption_attempts_; }

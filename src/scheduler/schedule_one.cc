@@ -241,4 +241,14 @@ Decision Framework::DecidePlain(const PodInfo& pod, const AffinityState* affinit
   return Preempt(pod, statuses, fit_error, rejectors, affinity);
 }
 
+DryRunResult Framework::ResizeDryRun(const PodInfo& probe, NodeId node, Status& filter) {
+  AffinityState affinity_state;
+  const AffinityState* affinity = filters_.PreFilter(probe, affinity_state) ? &affinity_state : nullptr;
+  filter = filters_.FilterWithNominated(probe, node, model_.node(node).requested, affinity, &probe);
+  if (filter.code() != Code::kUnschedulable) return DryRunResult{};
+  ++preemption_attempts_;
+  ++dry_runs_;
+  return victims_.SelectVictimsOnNode(probe, node, affinity, nullptr, &probe);
+}
+
 }  // namespace kpsim::engine

@@ -105,6 +105,21 @@ class Simulator {
     bool active = true;
   };
   void StartPressure(const TimedStep& timed);
+  // In-place resizes (spec §19): a resize the kubelet could not fit yet is Deferred; it is
+  // actuated when its node has room, and with InPlacePodVerticalScalingSchedulerPreemption on the
+  // scheduler preempts on the pod's own node for it.
+  struct Resize {
+    const TimedStep* step = nullptr;
+    PodId pod = kNoId;
+    ResourceList target;          // the pod's requests after the resize (pods=1 included)
+    std::vector<PodId> victims;   // preempted for it, maybe still terminating
+    bool done = false;
+    bool infeasible = false;      // bigger than the node: never actuated, never preempts
+  };
+  void StartResize(const TimedStep& timed);
+  bool TryActuate(Resize& r);
+  void ResizePreemption(Resize& r);
+  void RetryResizes();
   void Housekeeping(std::size_t index);
   void EndPressure(std::size_t index);
   // `--arrival sequential`: the applies still to come, and releasing the next one.
@@ -146,6 +161,7 @@ class Simulator {
   std::vector<std::vector<std::size_t>> failures_;
   std::vector<Pressure> pressures_;
   std::vector<PodId> refused_creates_;  // victims whose controller's create the quota refused
+  std::deque<Resize> resizes_;          // deque: StartResize keeps a reference while it adds
 };
 
 // A pod that has preempted this many times is in a preemption loop: each time its victims
@@ -302,6 +318,7 @@ void Simulator::ProcessTimed(const Timed& t) {
                                       pod.terminating_by_preemption ? "preempted" : "deleted", pod.key));
       }
       RetryRefusedCreates();
+      RetryResizes();
       return;
     }
   }
@@ -501,6 +518,161 @@ void Simulator::RunStep(const TimedStep& timed) {
     case StepAction::kPressure:
       StartPressure(timed);
       return;
+    case StepAction::kResize:
+      StartResize(timed);
+      return;
+  }
+}
+
+// The first resource of `want` above `have` (cpu in millicores, the rest in units, as the kubelet
+// prints them), or nullopt.
+std::optional<std::pair<std::string, std::pair<std::int64_t, std::int64_t>>> FirstShort(const ResourceList& want,
+                                                                                        const ResourceList& have) {
+  if (want.milli_cpu > have.milli_cpu) return std::pair{std::string("cpu"), std::pair{want.milli_cpu, have.milli_cpu}};
+  if (want.memory > have.memory) return std::pair{std::string("memory"), std::pair{want.memory, have.memory}};
+  if (want.ephemeral_storage > have.ephemeral_storage) {
+    return std::pair{std::string("ephemeral-storage"), std::pair{want.ephemeral_storage, have.ephemeral_storage}};
+  }
+  for (const auto& [name, v] : want.scalar) {
+    if (v > have.Scalar(name)) return std::pair{name, std::pair{v, have.Scalar(name)}};
+  }
+  return std::nullopt;
+}
+
+std::int64_t AmountOf(const ResourceList& r, std::string_view name) {
+  if (name == "cpu") return r.milli_cpu;
+  if (name == "memory") return r.memory;
+  if (name == "ephemeral-storage") return r.ephemeral_storage;
+  if (name == "pods") return r.pods;
+  return r.Scalar(name);
+}
+
+std::string RequestsText(const ResourceList& r) {
+  return fmt::format("cpu {}m, memory {}", r.milli_cpu, FormatBinarySI(r.memory));
+}
+
+void Simulator::StartResize(const TimedStep& timed) {
+  const std::optional<PodId> id = model_.FindPod(timed.step.name);
+  if (!id || model_.pod(*id).state != PodState::kRunning || model_.pod(*id).node == kNoId) {
+    const std::string message =
+        fmt::format("resize: pod {} is not running on a node; nothing changed", timed.step.name);
+    StepEvent(timed, EventReason::kScenarioStep, timed.step.name, "", message);
+    StepWarning(timed, "StepTargetNotFound", message);
+    return;
+  }
+  const PodInfo& pod = model_.pod(*id);
+  const NodeInfo& node = model_.node(pod.node);
+  Resize r;
+  r.step = &timed;
+  r.pod = *id;
+  r.target = pod.request;
+  for (const auto& [name, q] : timed.step.requests) r.target.Set(name, q);
+  r.target.pods = 1;
+  ResourceList capacity = node.allocatable;
+  capacity.pods = 1;
+  if (const auto short_of = FirstShort(r.target, capacity)) {
+    // Infeasible: bigger than the node; never preempts (rule 19.1).
+    StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name,
+              fmt::format("resize: {} Infeasible (PodResizePending): Node didn't have enough capacity: {}, requested: "
+                          "{}, capacity: {}",
+                          pod.key, short_of->first, short_of->second.first, short_of->second.second));
+    r.infeasible = true;
+    resizes_.push_back(std::move(r));
+    return;
+  }
+  StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name,
+            fmt::format("resize: {} asks for {} (was {})", pod.key, RequestsText(r.target), RequestsText(pod.request)));
+  Resize& added = resizes_.emplace_back(std::move(r));
+  if (TryActuate(added)) return;
+  ResourceList used = node.requested;
+  used -= pod.request;
+  ResourceList free = node.allocatable;
+  free -= used;
+  const std::string what = FirstShort(added.target, free) ? FirstShort(added.target, free)->first : "pods";
+  StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name,
+            fmt::format("resize: {} Deferred (PodResizePending): Node didn't have enough resource: {}, requested: {}, "
+                        "used: {}, capacity: {}",
+                        pod.key, what, AmountOf(added.target, what), AmountOf(used, what),
+                        AmountOf(node.allocatable, what)));
+  if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption) ResizePreemption(added);
+}
+
+bool Simulator::TryActuate(Resize& r) {
+  PodInfo& pod = model_.pod(r.pod);
+  if (pod.state != PodState::kRunning || pod.node == kNoId) {
+    r.done = true;  // the pod went before the resize could be made
+    return true;
+  }
+  const NodeInfo& node = model_.node(pod.node);
+  ResourceList free = node.allocatable;
+  free -= node.requested;
+  free += pod.request;
+  if (FirstShort(r.target, free)) return false;
+  const bool shrinks = r.target.milli_cpu < pod.request.milli_cpu || r.target.memory < pod.request.memory;
+  const std::string name = node.name;
+  model_.ResizePod(r.pod, r.target);
+  r.done = true;
+  StepEvent(*r.step, EventReason::kScenarioStep, pod.key, name,
+            fmt::format("resize: the kubelet actuated {}'s resize: requests now {}", pod.key, RequestsText(r.target)));
+  // A scale-down frees room (AssignedPodUpdate, UpdatePodScaleDown): the pods NodeResourcesFit
+  // rejected are asked again, as after a deletion.
+  if (shrinks) queue_.OnEvent(ClusterEvent::kAssignedPodDelete, r.pod, now_);
+  return true;
+}
+
+void Simulator::ResizePreemption(Resize& r) {
+  PodInfo& pod = model_.pod(r.pod);
+  const NodeId node_id = pod.node;
+  const NodeInfo& node = model_.node(node_id);
+  const auto say = [&](std::string message) {
+    StepEvent(*r.step, EventReason::kScenarioStep, pod.key, node.name, std::move(message));
+  };
+  if (std::any_of(r.victims.begin(), r.victims.end(),
+                  [&](PodId v) { return model_.pod(v).state != PodState::kDeleted; })) {
+    return;  // its victims are still terminating (as PodEligibleToPreemptOthers waits for them)
+  }
+  // Rule 19.3: the node opts out.
+  if (!node.api->disable_resize_preemption.empty()) {
+    say(fmt::format("resize preemption for {}: node had resize preemption disabled", pod.key));
+    return;
+  }
+  if (pod.preemption_policy == PreemptionPolicy::kNever) {
+    say(fmt::format("resize preemption for {}: not eligible due to preemptionPolicy=Never.", pod.key));
+    return;
+  }
+  framework_.SetNow(now_);
+  ++round_;
+  ++result_.stats.scheduling_attempts;
+  // Rule 19.4: the requested resources count as consumed; the pod is preempting for itself on its
+  // own node (rule 19.2: every other node is "pod assigned to different node").
+  PodInfo probe = pod;
+  probe.request = r.target;
+  probe.state = PodState::kPending;
+  probe.nominated = kNoId;
+  model_.Detach(r.pod);
+  Status filter;
+  const DryRunResult dry = framework_.ResizeDryRun(probe, node_id, filter);
+  model_.Reattach(r.pod);
+  if (filter.IsSuccess()) {
+    // Permit: "pod resize fits, waiting for Kubelet actuation"; the kubelet actuates it.
+    TryActuate(r);
+    return;
+  }
+  if (!dry.candidate) {
+    say(fmt::format("resize preemption for {}: no victims on {} ({})", pod.key, node.name,
+                    model_.reasons().Text(filter.reason_count() > 0 ? filter.reason(0) : ReasonId{0})));
+    return;
+  }
+  say(fmt::format("resize preemption for {} on {}: preempting {} victim(s); no nominatedNodeName (the pod is bound)",
+                  pod.key, node.name, dry.candidate->victims.size()));
+  PreemptVictims(dry.candidate->victims, pod, "", node.name);
+  for (const Victim& v : dry.candidate->victims) r.victims.push_back(v.pod);
+}
+
+void Simulator::RetryResizes() {
+  for (Resize& r : resizes_) {
+    if (r.done || r.infeasible || TryActuate(r)) continue;
+    if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption) ResizePreemption(r);
   }
 }
 
@@ -1130,6 +1302,14 @@ SimulationResult Simulator::Collect() {
     }
     if (out.state == "Scheduled") out.message.clear();
     result_.groups.push_back(std::move(out));
+  }
+  for (const Resize& r : resizes_) {
+    // A resize still Deferred at the end: the pod's PodResizePending condition.
+    if (r.done) continue;
+    PodOutcome& out = result_.pods[static_cast<std::size_t>(r.pod)];
+    if (model_.pod(r.pod).state != PodState::kRunning) continue;
+    out.condition = "PodResizePending";
+    out.reason = fmt::format("resize {}: asks for {}", r.infeasible ? "Infeasible" : "Deferred", RequestsText(r.target));
   }
   for (const QuotaStatus& q : model_.quotas().quotas()) {
     QuotaOutcome out;

@@ -569,6 +569,18 @@ PodId ClusterModel::AddPod(const Pod& api, SimTime now) {
   return id;
 }
 
+void ClusterModel::ResizePod(PodId pod_id, const ResourceList& requests) {
+  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  const bool bound = pod.node != kNoId;
+  if (bound) Detach(pod_id);
+  pod.request = requests;
+  pod.request.pods = 1;
+  pod.nonzero_cpu = requests.milli_cpu == 0 ? kDefaultMilliCpuRequest : requests.milli_cpu;
+  pod.nonzero_memory = requests.memory == 0 ? kDefaultMemoryRequest : requests.memory;
+  if (bound) Reattach(pod_id);
+  ++progress_generation_;
+}
+
 void ClusterModel::UpdateNode(NodeId node_id, const Node& api) {
   NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
   node.api = &updated_nodes_.emplace_back(api);

@@ -240,6 +240,8 @@ class ClusterModel {
   void ApplyPdb(const PodDisruptionBudget& api);
   // A PodDisruptionBudget deleted: it selects no pod any more. Returns false if there is none.
   bool DeletePdb(std::string_view key);
+  // An actuated in-place resize: the bound pod's requests become `requests` (plus pods=1).
+  void ResizePod(PodId pod, const ResourceList& requests);
   // Bumped by every UpdateNode: node-local caches start over.
   std::uint64_t node_spec_generation() const { return node_spec_generation_; }
 

@@ -71,6 +71,28 @@ TEST(NodeAdmissionTest, NameMustBeADnsSubdomainAndNamespaceIsDropped) {
   EXPECT_EQ(r.state.nodes[0].allocatable.milli_cpu, 4000);
 }
 
+// spec.podPreemptionPolicy (InPlacePodVerticalScalingSchedulerPreemption): refused with the gate
+// off; with it on, each disableResizePreemption entry is a qualified name, at most 20.
+TEST(NodeAdmissionTest, PodPreemptionPolicyNeedsTheGateAndQualifiedNames) {
+  Node node = MakeNode("n").Build();
+  node.has_pod_preemption_policy = true;
+  node.disable_resize_preemption = {"example.com/autoscaler"};
+  EXPECT_NE(AdmitAll({ToObject(node)}).outcomes[0].message.find(
+                "spec.podPreemptionPolicy: Forbidden: may not be set while the "
+                "InPlacePodVerticalScalingSchedulerPreemption feature gate is disabled"),
+            std::string::npos);
+  FeatureGates on;
+  on.in_place_pod_vertical_scaling_scheduler_preemption = true;
+  EXPECT_TRUE(AdmitAll({ToObject(node)}, on).outcomes[0].admitted);
+  node.disable_resize_preemption = {"bad key!"};
+  EXPECT_NE(AdmitAll({ToObject(node)}, on).outcomes[0].message.find(
+                "spec.podPreemptionPolicy.disableResizePreemption[0]: Invalid value: \"bad key!\""),
+            std::string::npos);
+  node.disable_resize_preemption.assign(21, "example.com/x");
+  EXPECT_NE(AdmitAll({ToObject(node)}, on).outcomes[0].message.find("Too many: 21: must have at most 20 items"),
+            std::string::npos);
+}
+
 // Service names are DNS-1035 labels (ValidateServiceName): a leading digit is refused, unlike a
 // Namespace's. Admitted Services are kept with their selector, namespace defaulted.
 TEST(ServiceAdmissionTest, NameMustBeADns1035LabelAndTheSelectorIsKept) {

@@ -80,11 +80,12 @@ TEST(FeatureGatesTest, DescribeListsEveryGateSortedByName) {
   FeatureGates g;
   g.generic_workload = true;
   const std::vector<std::string> d = g.Describe();
-  ASSERT_EQ(d.size(), 8u);
+  ASSERT_EQ(d.size(), 9u);
   EXPECT_TRUE(std::is_sorted(d.begin(), d.end()));
   EXPECT_NE(std::find(d.begin(), d.end(), "GenericWorkload=true"), d.end());
   EXPECT_NE(std::find(d.begin(), d.end(), "SchedulerAsyncPreemption=true"), d.end());
   EXPECT_NE(std::find(d.begin(), d.end(), "GangScheduling=false"), d.end());
+  EXPECT_NE(std::find(d.begin(), d.end(), "InPlacePodVerticalScalingSchedulerPreemption=false"), d.end());
 }
 
 }  // namespace

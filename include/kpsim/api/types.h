@@ -226,6 +226,10 @@ struct Node {
   // status.allocatable, falling back per resource to status.capacity (decided in io/).
   ResourceList allocatable;
   std::vector<ContainerImage> images;
+  // spec.podPreemptionPolicy.disableResizePreemption (InPlacePodVerticalScalingSchedulerPreemption):
+  // non-empty refuses preemption for resizes of its pods.
+  std::vector<std::string> disable_resize_preemption;
+  bool has_pod_preemption_policy = false;  // spec.podPreemptionPolicy is set at all
   friend bool operator==(const Node&, const Node&) = default;
 };
 
@@ -626,6 +630,7 @@ enum class StepAction : std::uint8_t {
   kTaint,     // add (or replace) a taint on a node
   kUntaint,   // remove a node's taint by key and effect
   kPressure,  // a node crosses a kubelet eviction threshold, with its pods' usage
+  kResize,    // an in-place resize request: a running pod's new requests
 };
 std::string_view StepActionName(StepAction action);  // "apply", "delete", ...
 
@@ -655,6 +660,9 @@ struct ScenarioStep {
   std::optional<Quantity> available;
   std::optional<Quantity> threshold;
   std::vector<PodUsage> usage;
+  // resize: the pod ("ns/name", in `name`) and its requests after the resize (the resources
+  // named; the others keep their value).
+  std::vector<std::pair<std::string, Quantity>> requests;
 };
 
 struct Scenario {
