@@ -43,7 +43,7 @@ Status FilterRunner::NodeLocal(const PodInfo& pod, NodeId node) {
   if (node_local_cache_.size() <= cls) node_local_cache_.resize(cls + 1);
   auto& row = node_local_cache_[cls];
   if (row.empty()) row.assign(model_.nodes().size(), 0);
-  std::int32_t& slot = row[static_cast<std::size_t>(node)];
+  std::int32_t& slot = row[node];
   if (slot == 0) {
     Status s = ComputeNodeLocal(pod, model_.node(node));
     auto it = std::find(node_local_results_.begin(), node_local_results_.end(), s);
@@ -119,7 +119,7 @@ Status FilterRunner::CachedFilter(const PodInfo& pod, NodeId node_id,
   if (!CachesUsable(affinity) || pod.nominated == node_id) {
     return FilterWithNominated(pod, node_id, node.requested, affinity, &pod);
   }
-  FilterCacheEntry& entry = filter_cache_[static_cast<std::size_t>(node_id)];
+  FilterCacheEntry& entry = filter_cache_[node_id];
   if (entry.cls != pod.equivalence_class || entry.generation != node.generation) {
     entry.cls = pod.equivalence_class;
     entry.generation = node.generation;

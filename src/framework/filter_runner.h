@@ -65,7 +65,7 @@ class FilterRunner {
 
   // Caches, valid while the model lives.
   // node_local_cache_[class][node]: 0 = not computed, else 1 + index into node_local_results_.
-  std::vector<std::vector<std::int32_t>> node_local_cache_;
+  std::vector<IdVector<NodeId, std::int32_t>> node_local_cache_;
   std::vector<Status> node_local_results_;
   std::uint64_t node_spec_generation_ = 0;  // the model's, when node_local_cache_ was started
   struct FilterCacheEntry {
@@ -73,7 +73,7 @@ class FilterRunner {
     std::uint64_t generation = 0;
     Status status;
   };
-  std::vector<FilterCacheEntry> filter_cache_;  // by node
+  IdVector<NodeId, FilterCacheEntry> filter_cache_;
 };
 
 }  // namespace kpsim::engine

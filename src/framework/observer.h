@@ -23,7 +23,7 @@ struct Attempt {
   std::int64_t round = 0;
   SimTime time{};
   PodId pod = kNoId;
-  std::int32_t group = kNoId;  // the root group
+  GroupId group = kNoId;  // the root group
   std::span<const PodId> members;
   Outcome outcome = Outcome::kFail;
   const ClusterModel* model = nullptr;  // the state the attempt was decided against

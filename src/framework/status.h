@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "snapshot/ids.h"
 #include "snapshot/reason_table.h"
 
 namespace kpsim::engine {
@@ -79,5 +80,8 @@ class [[nodiscard]] Status {
   std::uint8_t n_ = 0;
   std::array<ReasonId, kMaxReasons> reasons_{};
 };
+
+// A cycle's filter (or dry-run) statuses, one per node.
+using NodeStatuses = IdVector<NodeId, Status>;
 
 }  // namespace kpsim::engine

@@ -210,10 +210,9 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
     // The classes are an optimisation of upstream's walk over every pod, nothing else.
     plugins::InterPodAffinityView view;
     for (const NodeInfo& node : model_.nodes()) view.node_labels.push_back(&node.api->meta.labels);
-    for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
-      for (PodId p : model_.nodes()[id].pods) {
-        view.pods.push_back(plugins::MakeAffinityPodView(model_.pod(p).pod,
-                                                         static_cast<int>(id)));
+    for (NodeId id : model_.nodes().ids()) {
+      for (PodId p : model_.node(id).pods) {
+        view.pods.push_back(plugins::MakeAffinityPodView(model_.pod(p).pod, id.value()));
       }
     }
     view.namespace_labels = namespace_labels_;
@@ -231,12 +230,12 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
   }
   plugins::InterPodAffinityNormalizeScore(topology_score_, raw);
   scores_.resize(model_.nodes().size());
-  for (std::size_t i = 0; i < feasible.size(); ++i) scores_[static_cast<std::size_t>(feasible[i])] = raw[i];
+  for (std::size_t i = 0; i < feasible.size(); ++i) scores_[feasible[i]] = raw[i];
 }
 
 std::int64_t InterPodAffinityScore::Score(const PodInfo& /*pod*/, NodeId node_id,
                                           const NodeInfo& /*node*/) const {
-  return skip_ ? 0 : scores_[static_cast<std::size_t>(node_id)];
+  return skip_ ? 0 : scores_[node_id];
 }
 
 }  // namespace kpsim::engine

@@ -119,7 +119,7 @@ class InterPodAffinityScore final : public ScorePlugin {
   // This cycle.
   bool skip_ = true;
   plugins::TopologyScore topology_score_;
-  std::vector<std::int64_t> scores_;  // normalized, by node id (feasible nodes only)
+  IdVector<NodeId, std::int64_t> scores_;  // normalized (feasible nodes only)
 };
 
 }  // namespace kpsim::engine

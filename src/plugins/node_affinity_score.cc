@@ -54,12 +54,12 @@ void NodeAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId> fea
   }
   plugins::NodeAffinityNormalizeScore(raw);
   scores_.resize(model_.nodes().size());
-  for (std::size_t i = 0; i < feasible.size(); ++i) scores_[static_cast<std::size_t>(feasible[i])] = raw[i];
+  for (std::size_t i = 0; i < feasible.size(); ++i) scores_[feasible[i]] = raw[i];
 }
 
 std::int64_t NodeAffinityScore::Score(const PodInfo& /*pod*/, NodeId node_id,
                                       const NodeInfo& /*node*/) const {
-  return skip_ ? 0 : scores_[static_cast<std::size_t>(node_id)];
+  return skip_ ? 0 : scores_[node_id];
 }
 
 }  // namespace kpsim::engine

@@ -53,7 +53,7 @@ class NodeAffinityScore final : public ScorePlugin {
  private:
   const ClusterModel& model_;
   bool skip_ = true;                  // this cycle's PreScore returned Skip
-  std::vector<std::int64_t> scores_;  // normalized, by node id (feasible nodes only)
+  IdVector<NodeId, std::int64_t> scores_;  // normalized (feasible nodes only)
 };
 
 }  // namespace kpsim::engine

@@ -38,10 +38,8 @@ std::vector<PodId> PodClasses::Counted(NodeId node) const {
 }
 
 std::int32_t PodClasses::ClassOf(PodId pod_id) {
-  if (class_of_pod_.size() <= static_cast<std::size_t>(pod_id)) {
-    class_of_pod_.resize(model_.pods().size(), -1);
-  }
-  std::int32_t& cls = class_of_pod_[static_cast<std::size_t>(pod_id)];
+  if (!class_of_pod_.contains(pod_id)) class_of_pod_.resize(model_.pods().size(), -1);
+  std::int32_t& cls = class_of_pod_[pod_id];
   if (cls >= 0) return cls;
   const Pod& pod = model_.pod(pod_id).pod;
   std::vector<std::int32_t>& same_key = classes_by_key_[key_(pod)];
@@ -70,9 +68,9 @@ void PodClasses::CatchUp() {
     // Every node once, then only the nodes the change log names.
     built_ = true;
     counted_.resize(model_.nodes().size());
-    for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
-      counted_[id] = Counted(static_cast<NodeId>(id));
-      for (PodId pod : counted_[id]) Count(static_cast<NodeId>(id), pod, +1);
+    for (NodeId id : model_.nodes().ids()) {
+      counted_[id] = Counted(id);
+      for (PodId pod : counted_[id]) Count(id, pod, +1);
     }
     log_pos_ = log.size();
     return;
@@ -85,7 +83,7 @@ void PodClasses::CatchUp() {
   changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
   for (const NodeId id : changed) {
     std::vector<PodId> now = Counted(id);
-    std::vector<PodId>& counted = counted_[static_cast<std::size_t>(id)];
+    std::vector<PodId>& counted = counted_[id];
     if (counted == now) continue;
     for (PodId pod : counted) Count(id, pod, -1);
     for (PodId pod : now) Count(id, pod, +1);

@@ -57,9 +57,9 @@ class PodClasses {
   std::int64_t flagged_total_ = 0;
   std::vector<Class> classes_;
   std::map<std::string, std::vector<std::int32_t>, std::less<>> classes_by_key_;
-  std::vector<std::int32_t> class_of_pod_;   // by pod id; -1: not classified yet
-  std::vector<std::vector<PodId>> counted_;  // by node: the pods counted in `classes_`
-  std::size_t log_pos_ = 0;                  // into `model_.change_log()`
+  IdVector<PodId, std::int32_t> class_of_pod_;    // -1: not classified yet
+  IdVector<NodeId, std::vector<PodId>> counted_;  // the pods counted in `classes_`
+  std::size_t log_pos_ = 0;                       // into `model_.change_log()`
   bool built_ = false;
 };
 

@@ -17,7 +17,7 @@ plugins::SpreadNodeView NodeView(const PodInfo& incoming, const NodeInfo& node) 
 // A placed pod as the plugin counts it: a pod being deleted (a preemption victim terminating)
 // is never counted (`countPodsMatchSelector` skips a set deletionTimestamp).
 plugins::SpreadPodView PodView(const PodInfo& pod, NodeId node) {
-  plugins::SpreadPodView view = plugins::MakeSpreadPodView(pod.pod, node);
+  plugins::SpreadPodView view = plugins::MakeSpreadPodView(pod.pod, node.value());
   view.terminating = view.terminating || pod.IsTerminating();
   return view;
 }
@@ -57,11 +57,11 @@ bool PodTopologySpread::PreFilter(const PodInfo& pod, AffinityState& state) {
   // calPreFilterState over every node and the pods placed there (assumed pods included).
   plugins::SpreadView view;
   view.nodes.reserve(model_.nodes().size());
-  for (std::size_t n = 0; n < model_.nodes().size(); ++n) {
-    const NodeInfo& node = model_.nodes()[n];
+  for (NodeId n : model_.nodes().ids()) {
+    const NodeInfo& node = model_.node(n);
     view.nodes.push_back(NodeView(pod, node));
     for (PodId other : node.pods) {
-      view.pods.push_back(PodView(model_.pod(other), static_cast<NodeId>(n)));
+      view.pods.push_back(PodView(model_.pod(other), n));
     }
   }
   state.pod = &pod;

@@ -39,7 +39,7 @@ plugins::SpreadView PodTopologySpreadScore::View(
                                       [&](const plugins::SpreadConstraint& c) { return c.Selects(rep.meta.labels); });
     if (!selected) continue;
     for (const auto& [node, count] : cls.nodes) {
-      view.pods.push_back({rep.meta.namespace_, &rep.meta.labels, node, false, count});
+      view.pods.push_back({rep.meta.namespace_, &rep.meta.labels, node.value(), false, count});
     }
   }
   return view;
@@ -47,10 +47,10 @@ plugins::SpreadView PodTopologySpreadScore::View(
 
 plugins::SpreadView PodTopologySpreadScore::FullView(const PodInfo& pod) const {
   plugins::SpreadView view = View(pod, {});
-  for (std::size_t n = 0; n < model_.nodes().size(); ++n) {
-    for (PodId id : model_.nodes()[n].pods) {
+  for (NodeId n : model_.nodes().ids()) {
+    for (PodId id : model_.node(n).pods) {
       const PodInfo& other = model_.pod(id);
-      plugins::SpreadPodView p = plugins::MakeSpreadPodView(other.pod, static_cast<int>(n));
+      plugins::SpreadPodView p = plugins::MakeSpreadPodView(other.pod, n.value());
       p.terminating = !CountsForSpread(other);
       view.pods.push_back(p);
     }
@@ -78,7 +78,9 @@ void PodTopologySpreadScore::PreScore(const PodInfo& pod, std::span<const NodeId
   if (constraints.empty() || feasible.empty()) return;
   classes_.CatchUp();
   const plugins::SpreadView view = View(pod, constraints);
-  const std::vector<int> filtered(feasible.begin(), feasible.end());
+  std::vector<int> filtered;  // the pure functions' node indexes
+  filtered.reserve(feasible.size());
+  for (NodeId id : feasible) filtered.push_back(id.value());
   const plugins::SpreadScoreState state =
       plugins::PodTopologySpreadPreScore(incoming, view, filtered, default_selector);
   if (state.empty()) return;
@@ -99,13 +101,13 @@ void PodTopologySpreadScore::PreScore(const PodInfo& pod, std::span<const NodeId
   }
 #endif
   scores_.resize(model_.nodes().size());
-  for (std::size_t i = 0; i < filtered.size(); ++i) scores_[static_cast<std::size_t>(filtered[i])] = raw[i];
+  for (std::size_t i = 0; i < feasible.size(); ++i) scores_[feasible[i]] = raw[i];
   skip_ = false;
 }
 
 std::int64_t PodTopologySpreadScore::Score(const PodInfo& /*pod*/, NodeId node_id,
                                            const NodeInfo& /*node*/) const {
-  return skip_ ? 0 : scores_[static_cast<std::size_t>(node_id)];
+  return skip_ ? 0 : scores_[node_id];
 }
 
 }  // namespace kpsim::engine

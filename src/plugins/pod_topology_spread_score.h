@@ -51,7 +51,7 @@ class PodTopologySpreadScore final : public ScorePlugin {
   PodClasses classes_;
   // This cycle.
   bool skip_ = true;
-  std::vector<std::int64_t> scores_;  // normalized, by node id (feasible nodes only)
+  IdVector<NodeId, std::int64_t> scores_;  // normalized (feasible nodes only)
 };
 
 }  // namespace kpsim::engine

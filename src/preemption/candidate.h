@@ -19,7 +19,7 @@ namespace kpsim::engine {
 struct Victim {
   PodId pod = kNoId;
   bool pdb_violating = false;
-  std::int32_t all_group = kNoId;  // the `all` group it goes with, if any
+  GroupId all_group = kNoId;  // the `all` group it goes with, if any
 };
 
 // A preemption unit: one pod, or every scheduled pod of a disruptionMode `all` hierarchy,
@@ -29,7 +29,7 @@ struct VictimUnit {
   std::int32_t priority = 0;  // group-aware: the highest priority of the hierarchy
   int rank = 1;               // Pod 1, PodGroup 2, CompositePodGroup 3
   std::int64_t earliest_start = 0;
-  std::int32_t all_group = kNoId;
+  GroupId all_group = kNoId;
   std::vector<bool> pod_violating;  // per pod, from ClassifyPdbViolations
   int violating_pods = 0;
 };

@@ -11,13 +11,26 @@
 namespace kpsim::engine {
 namespace {
 
+// The record's indices are the model's ids (kNoId is kNoIndex).
+template <class Tag>
+ResultIndex ToResult(Id<Tag> id) {
+  return id.value();
+}
+
+std::vector<ResultIndex> ToResults(const std::vector<PodId>& ids) {
+  std::vector<ResultIndex> out;
+  out.reserve(ids.size());
+  for (PodId id : ids) out.push_back(ToResult(id));
+  return out;
+}
+
 // `out.tie_breakers()`: the table's ids (static storage) and this candidate's values, inline.
 DecisionCandidate MakeCandidate(const Candidate& c) {
   DecisionCandidate out;
-  out.node = c.node;
+  out.node = ToResult(c.node);
   const std::size_t shown = std::min(c.victims.size(), PreemptionDecision::kDecisionVictimsShown);
   out.victims.reserve(shown);
-  for (std::size_t i = 0; i < shown; ++i) out.victims.push_back(c.victims[i].pod);
+  for (std::size_t i = 0; i < shown; ++i) out.victims.push_back(ToResult(c.victims[i].pod));
   out.victim_count = static_cast<std::int64_t>(c.victims.size());
   out.pdb_violations = c.pdb_violations;
   static_assert(kTieBreakers.size() <= DecisionCandidate::kMaxTieBreakers);
@@ -28,7 +41,7 @@ DecisionCandidate MakeCandidate(const Candidate& c) {
 std::vector<ResultIndex> VictimPods(const std::vector<Victim>& victims) {
   std::vector<ResultIndex> out;
   out.reserve(victims.size());
-  for (const Victim& v : victims) out.push_back(v.pod);
+  for (const Victim& v : victims) out.push_back(ToResult(v.pod));
   return out;
 }
 
@@ -69,8 +82,8 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
   const std::optional<PodId> preemptor_id = model.FindPod(preemptor.key);
   assert(preemptor_id && &model.pod(*preemptor_id) == &preemptor &&
          "the preemptor is the model's own PodInfo");
-  d.preemptor = preemptor_id.value_or(kNoIndex);
-  d.node = best.node;
+  d.preemptor = ToResult(preemptor_id.value_or(kNoId));
+  d.node = ToResult(best.node);
   d.victims = VictimPods(best.victims);
   std::tie(d.decided_by, d.decided_by_label) = DecidedBy(ranked);
   const std::size_t shown = std::min(ranked.size(), PreemptionDecision::kCandidatesShown);
@@ -84,24 +97,25 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
 
 DecisionUnit MakeDecisionUnit(const VictimUnit& unit, std::string why) {
   DecisionUnit out;
-  out.group = unit.all_group;
-  out.pods = unit.pods;
+  out.group = ToResult(unit.all_group);
+  out.pods = ToResults(unit.pods);
   out.priority = unit.priority;
   out.why = std::move(why);
   return out;
 }
 
-PreemptionDecision MakeGroupDecision(const ClusterModel& model, std::int32_t root,
+PreemptionDecision MakeGroupDecision(const ClusterModel& model, GroupId root,
                                      const std::vector<Victim>& victims,
                                      std::vector<DecisionUnit> units,
                                      const std::vector<std::pair<PodId, NodeId>>& nominations) {
   PreemptionDecision d;
-  d.pod_group = root;
+  d.pod_group = ToResult(root);
   d.victims = VictimPods(victims);
   d.decided_by = kWorkloadAwareId;
   d.decided_by_label = kWorkloadAwareLabel;
   d.units = std::move(units);
-  d.nominations.assign(nominations.begin(), nominations.end());
+  d.nominations.reserve(nominations.size());
+  for (const auto& [pod, node] : nominations) d.nominations.emplace_back(ToResult(pod), ToResult(node));
   FillDecisionPdbs(model, victims, d);
   return d;
 }
@@ -109,11 +123,11 @@ PreemptionDecision MakeGroupDecision(const ClusterModel& model, std::int32_t roo
 void FillDecisionPdbs(const ClusterModel& model, const std::vector<Victim>& victims,
                       PreemptionDecision& decision) {
   // By PDB index, in first-met order; victims and their PDBs are few.
-  std::vector<std::pair<std::int32_t, std::vector<ResultIndex>>> met;
+  std::vector<std::pair<PdbId, std::vector<ResultIndex>>> met;
   for (const Victim& v : victims) {
     const PodInfo& victim = model.pod(v.pod);
-    for (std::int32_t pdb_index : victim.pdbs) {
-      const PdbState& pdb = model.pdbs()[static_cast<std::size_t>(pdb_index)];
+    for (PdbId pdb_index : victim.pdbs) {
+      const PdbState& pdb = model.pdb(pdb_index);
       if (pdb.ListsDisrupted(victim.pod.meta.name)) continue;
       auto it = std::find_if(met.begin(), met.end(),
                              [&](const auto& entry) { return entry.first == pdb_index; });
@@ -121,23 +135,23 @@ void FillDecisionPdbs(const ClusterModel& model, const std::vector<Victim>& vict
         met.emplace_back(pdb_index, std::vector<ResultIndex>{});
         it = met.end() - 1;
       }
-      it->second.push_back(v.pod);
+      it->second.push_back(ToResult(v.pod));
     }
   }
   decision.pdbs.clear();
   if (met.empty()) return;
   decision.pdbs.reserve(met.size());
   for (auto& [pdb_index, pods] : met) {
-    const PdbState& pdb = model.pdbs()[static_cast<std::size_t>(pdb_index)];
+    const PdbState& pdb = model.pdb(pdb_index);
     DecisionPdb out;
-    out.pdb = pdb_index;
+    out.pdb = ToResult(pdb_index);
     out.allowed_before = pdb.DisruptionsAllowed();
     out.allowed_after = out.allowed_before - static_cast<std::int32_t>(pods.size());
     out.victims = std::move(pods);
     decision.pdbs.push_back(std::move(out));
   }
   std::sort(decision.pdbs.begin(), decision.pdbs.end(), [&](const DecisionPdb& a, const DecisionPdb& b) {
-    return model.pdbs()[static_cast<std::size_t>(a.pdb)].key < model.pdbs()[static_cast<std::size_t>(b.pdb)].key;
+    return model.pdb(PdbId(a.pdb)).key < model.pdb(PdbId(b.pdb)).key;
   });
 }
 

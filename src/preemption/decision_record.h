@@ -50,7 +50,7 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
 DecisionUnit MakeDecisionUnit(const VictimUnit& unit, std::string why);
 
 // The record of the workload-aware preemption of the pod group `root` (a model group id).
-PreemptionDecision MakeGroupDecision(const ClusterModel& model, std::int32_t root,
+PreemptionDecision MakeGroupDecision(const ClusterModel& model, GroupId root,
                                      const std::vector<Victim>& victims,
                                      std::vector<DecisionUnit> units,
                                      const std::vector<std::pair<PodId, NodeId>>& nominations);

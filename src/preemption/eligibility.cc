@@ -3,13 +3,13 @@
 namespace kpsim::engine {
 
 std::optional<std::string> PodEligibleToPreemptOthers(const ClusterModel& model, const PodInfo& pod,
-                                                      const std::vector<Status>& statuses) {
+                                                      const NodeStatuses& statuses) {
   // Mirrors PodEligibleToPreemptOthers (default_preemption.go).
   if (pod.preemption_policy == PreemptionPolicy::kNever) {
     return std::string("not eligible due to preemptionPolicy=Never.");
   }
   if (pod.nominated != kNoId) {
-    const Status& s = statuses[static_cast<std::size_t>(pod.nominated)];
+    const Status& s = statuses[pod.nominated];
     if (s.code() == Code::kUnschedulableAndUnresolvable) return std::nullopt;
     for (PodId other_id : model.node(pod.nominated).pods) {
       const PodInfo& other = model.pod(other_id);

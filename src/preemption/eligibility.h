@@ -14,6 +14,6 @@ namespace kpsim::engine {
 // Why `pod` may not preempt others (the text after "preemption: "), or nullopt when it may.
 // `statuses` are this cycle's filter statuses by node id.
 std::optional<std::string> PodEligibleToPreemptOthers(const ClusterModel& model, const PodInfo& pod,
-                                                      const std::vector<Status>& statuses);
+                                                      const NodeStatuses& statuses);
 
 }  // namespace kpsim::engine

@@ -21,7 +21,7 @@ const DryRunResult& Evaluator::CachedDryRun(const PodInfo& pod, NodeId node_id, 
     scratch.push_back(victims_.SelectVictimsOnNode(pod, node_id, affinity, nullptr, &pod));
     return scratch.back();
   }
-  CacheEntry& entry = cache_[static_cast<std::size_t>(node_id)];
+  CacheEntry& entry = cache_[node_id];
   if (entry.cls != pod.equivalence_class || entry.generation != node.generation ||
       entry.pdb_generation != model_.pdb_generation() ||
       (entry.result.time_dependent && entry.computed_at != now_)) {
@@ -34,7 +34,7 @@ const DryRunResult& Evaluator::CachedDryRun(const PodInfo& pod, NodeId node_id, 
   return entry.result;
 }
 
-PreemptionOutcome Evaluator::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+PreemptionOutcome Evaluator::Preempt(const PodInfo& pod, const NodeStatuses& statuses,
                                      const AffinityState* affinity) {
   PreemptionOutcome out;
   // 1) Ensure the preemptor is eligible.
@@ -46,7 +46,7 @@ PreemptionOutcome Evaluator::Preempt(const PodInfo& pod, const std::vector<Statu
   const std::size_t num_nodes = model_.nodes().size();
   std::vector<NodeId> potential;
   for (NodeId id : model_.node_order()) {
-    if (statuses[static_cast<std::size_t>(id)].code() == Code::kUnschedulable) potential.push_back(id);
+    if (statuses[id].code() == Code::kUnschedulable) potential.push_back(id);
   }
   std::vector<const Candidate*> non_violating, violating;
   std::deque<DryRunResult> scratch;  // results that are not cached
@@ -78,7 +78,7 @@ PreemptionOutcome Evaluator::Preempt(const PodInfo& pod, const std::vector<Statu
         }
       } else {
         if (out.dry_statuses.empty()) out.dry_statuses.resize(num_nodes);
-        out.dry_statuses[static_cast<std::size_t>(id)] = r.status;
+        out.dry_statuses[id] = r.status;
       }
     }
   }

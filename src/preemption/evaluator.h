@@ -33,7 +33,7 @@ struct PreemptionOutcome {
   };
   Kind kind = Kind::kIneligible;
   std::string ineligible;
-  std::vector<Status> dry_statuses;  // kNotHelpful: one per node (success where none ran)
+  NodeStatuses dry_statuses;  // kNotHelpful: one per node (success where none ran)
   std::optional<Candidate> best;
   std::optional<PreemptionDecision> record;  // round and time are the caller's
   std::int64_t dry_runs = 0;                 // dry runs asked for (cached or not)
@@ -47,7 +47,7 @@ class Evaluator {
             VictimSelector& victims, std::mt19937_64& rng);
 
   // Evaluator.Preempt for `pod`, whose Filter verdicts by NodeId are `statuses`.
-  PreemptionOutcome Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+  PreemptionOutcome Preempt(const PodInfo& pod, const NodeStatuses& statuses,
                             const AffinityState* affinity);
 
   // The simulated time (a dry run whose victims have not started ages with it).
@@ -74,7 +74,7 @@ class Evaluator {
     SimTime computed_at{};
     DryRunResult result;
   };
-  std::vector<CacheEntry> cache_;
+  IdVector<NodeId, CacheEntry> cache_;
 };
 
 }  // namespace kpsim::engine

@@ -75,10 +75,10 @@ void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {
     for (std::size_t i = 0; i < unit.pods.size(); ++i) {
       const PodInfo& victim = model_.pod(unit.pods[i]);
       bool is_violating = false;
-      for (std::int32_t pdb_index : victim.pdbs) {
-        const PdbState& pdb = model_.pdbs()[static_cast<std::size_t>(pdb_index)];
+      for (PdbId pdb_id : victim.pdbs) {
+        const PdbState& pdb = model_.pdb(pdb_id);
         if (pdb.ListsDisrupted(victim.pod.meta.name)) continue;
-        PdbBudget& budget = pdb_budgets_[static_cast<std::size_t>(pdb_index)];
+        PdbBudget& budget = pdb_budgets_[pdb_id];
         if (budget.allowed_generation != model_.pdb_generation()) {
           budget.allowed_generation = model_.pdb_generation();
           budget.allowed = pdb.DisruptionsAllowed();
@@ -119,8 +119,8 @@ void VictimSelector::ScoreCandidate(Candidate& candidate) const {
 }
 
 void VictimSelector::AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below,
-                               std::int32_t skip_root, std::vector<VictimUnit>& units,
-                               std::size_t& count, std::vector<std::int32_t>& seen_groups) const {
+                               GroupId skip_root, std::vector<VictimUnit>& units,
+                               std::size_t& count, std::vector<GroupId>& seen_groups) const {
   for (PodId other : pods) {
     const PodInfo& o = model_.pod(other);
     if (o.victim_priority >= below) continue;
@@ -154,7 +154,7 @@ std::string VictimSelector::UnitName(const VictimUnit& unit) const {
 VictimSelector::NodeUnits& VictimSelector::SortedUnits(NodeId node_id) {
   const NodeInfo& node = model_.node(node_id);
   if (node_units_.size() != model_.nodes().size()) node_units_.resize(model_.nodes().size());
-  NodeUnits& cached = node_units_[static_cast<std::size_t>(node_id)];
+  NodeUnits& cached = node_units_[node_id];
   if (cached.generation == node.generation && (!cached.time_dependent || cached.computed_at == now_)) {
     return cached;
   }
@@ -213,7 +213,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
       if (cached.time_dependent && !units.empty()) time_dependent_ = true;
     } else {
       std::size_t count = 0;
-      std::vector<std::int32_t>& seen_groups = seen_groups_scratch_;
+      std::vector<GroupId>& seen_groups = seen_groups_scratch_;
       seen_groups.clear();
       AddVictimUnits(node.pods, pod.priority, kNoId, unit_scratch_, count, seen_groups);
       units = std::span<VictimUnit>(unit_scratch_.data(), count);

@@ -53,9 +53,9 @@ class VictimSelector {
   // of root group `skip_root` (kNoId: none); `seen_groups` dedupes `all` units across calls.
   // The units go to `units[count..]`, `count` advancing: elements past `count` are storage to
   // reuse (the dry runs keep one vector of units across calls), grown as needed.
-  void AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below, std::int32_t skip_root,
+  void AddVictimUnits(const std::vector<PodId>& pods, std::int32_t below, GroupId skip_root,
                       std::vector<VictimUnit>& units, std::size_t& count,
-                      std::vector<std::int32_t>& seen_groups) const;
+                      std::vector<GroupId>& seen_groups) const;
   std::string ReasonsText(const Status& s) const;  // "Insufficient cpu, Too many pods"
 
   ReasonId no_victims_reason() const { return no_victims_reason_; }
@@ -85,7 +85,7 @@ class VictimSelector {
   mutable bool time_dependent_ = false;  // the dry run under way used StartTime's "now"
 
   // Caches, valid while the model lives.
-  std::vector<NodeUnits> node_units_;
+  IdVector<NodeId, NodeUnits> node_units_;
   // ClassifyPdbViolations per PDB: disruptionsAllowed as of a PDB generation, and the budget
   // left in the classification numbered `stamp`.
   struct PdbBudget {
@@ -94,14 +94,14 @@ class VictimSelector {
     std::uint64_t stamp = 0;
     std::int32_t left = 0;
   };
-  mutable std::vector<PdbBudget> pdb_budgets_;
+  mutable IdVector<PdbId, PdbBudget> pdb_budgets_;
   mutable std::uint64_t classify_stamp_ = 0;
 
   // Scratch reused across dry runs: units (with their pod vectors), the reprieve's chosen units
   // and the `all` groups met.
   std::vector<VictimUnit> unit_scratch_;
   std::vector<const VictimUnit*> chosen_scratch_;
-  std::vector<std::int32_t> seen_groups_scratch_;
+  std::vector<GroupId> seen_groups_scratch_;
 };
 
 // The free resources of `node` given `requested`, for traces.

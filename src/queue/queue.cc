@@ -105,7 +105,7 @@ SimDuration SchedulingQueue::BackoffDuration(QueueEntity entity, int attempts) c
   if (entity.is_group()) {
     // Multi-entity entities: the cap grows with the square root of their size.
     std::size_t size = 0;
-    for (std::int32_t leaf : model_.group(entity.group()).leaves) {
+    for (GroupId leaf : model_.group(entity.group()).leaves) {
       size += model_.group(leaf).members.size();
     }
     cap = SimDuration{static_cast<std::int64_t>(static_cast<double>(cap.count()) *

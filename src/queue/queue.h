@@ -38,21 +38,21 @@ struct QueueOptions {
 // QueueEntity::Group.
 class QueueEntity {
  public:
-  QueueEntity(PodId pod) : slot_(static_cast<std::uint32_t>(pod) * 2) { assert(pod >= 0); }  // NOLINT
-  static QueueEntity Group(std::int32_t root) {
-    assert(root >= 0);
-    QueueEntity e(0);
-    e.slot_ = static_cast<std::uint32_t>(root) * 2 + 1;
+  QueueEntity(PodId pod) : slot_(static_cast<std::uint32_t>(pod.value()) * 2) { assert(pod != kNoId); }  // NOLINT
+  static QueueEntity Group(GroupId root) {
+    assert(root != kNoId);
+    QueueEntity e(PodId(0));
+    e.slot_ = static_cast<std::uint32_t>(root.value()) * 2 + 1;
     return e;
   }
   bool is_group() const { return (slot_ & 1) != 0; }
   PodId pod() const {
     assert(!is_group());
-    return static_cast<PodId>(slot_ / 2);
+    return PodId(slot_ / 2);
   }
-  std::int32_t group() const {
+  GroupId group() const {
     assert(is_group());
-    return static_cast<std::int32_t>(slot_ / 2);
+    return GroupId(slot_ / 2);
   }
   // Pods at even slots, groups at odd ones: one dense table serves both.
   std::size_t slot() const { return slot_; }

@@ -50,11 +50,10 @@ Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
     index->entries.resize(model_.nodes().size());
     index->feasible.resize((model_.nodes().size() + 63) / 64);
     index->pdb_log_pos = model_.pdb_change_log().size();
-    for (std::size_t id = 0; id < model_.nodes().size(); ++id) {
-      const auto node = static_cast<NodeId>(id);
+    for (NodeId node : model_.nodes().ids()) {
       index->AddStatus(node, model_.order_position(node),
-                       FilterWithNominated(pod, node, model_.nodes()[id].requested, nullptr, nullptr),
-                       model_.nodes()[id].generation);
+                       FilterWithNominated(pod, node, model_.node(node).requested, nullptr, nullptr),
+                       model_.node(node).generation);
     }
     index->log_pos = model_.change_log().size();
     slot = std::move(index);
@@ -86,7 +85,7 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
   for (; index.log_pos < log.size(); ++index.log_pos) {
     const NodeId id = log[index.log_pos];
     const NodeInfo& node = model_.node(id);
-    ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+    ClassIndex::Entry& e = index.entries[id];
     if (e.generation == node.generation) continue;
     const std::int32_t pos = model_.order_position(id);
     index.RemoveStatus(id, pos);
@@ -100,7 +99,7 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
     // run was for (a node whose pods changed was recomputed above), so only the nodes the
     // changed PDBs' pods are bound to are invalidated, unless that is more than a full pass.
     auto invalidate = [&](NodeId id) {
-      const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+      const ClassIndex::Entry& e = index.entries[id];
       if (e.pdb_dependent() && index.table->Get(e.status).code() == Code::kUnschedulable) {
         index.RemoveDry(id, model_.order_position(id));
         if (!index.dry_suspended) index.stale_dry.push_back(id);
@@ -108,20 +107,20 @@ void Framework::RefreshIndex(ClassIndex& index, const PodInfo& pod) {
     };
     const std::uint64_t refresh = ++index.refreshes;
     index.pdb_seen.resize(model_.pdbs().size(), 0);
-    std::vector<std::int32_t>& changed = pdb_scratch_;
+    std::vector<PdbId>& changed = pdb_scratch_;
     changed.clear();
     std::size_t pods = 0;
     for (; index.pdb_log_pos < pdb_log.size(); ++index.pdb_log_pos) {
-      const std::int32_t pdb = pdb_log[index.pdb_log_pos];
-      if (index.pdb_seen[static_cast<std::size_t>(pdb)] == refresh) continue;
-      index.pdb_seen[static_cast<std::size_t>(pdb)] = refresh;
+      const PdbId pdb = pdb_log[index.pdb_log_pos];
+      if (index.pdb_seen[pdb] == refresh) continue;
+      index.pdb_seen[pdb] = refresh;
       changed.push_back(pdb);
       pods += model_.pdb_pods(pdb).size();
     }
     if (pods > index.entries.size()) {
-      for (std::size_t id = 0; id < index.entries.size(); ++id) invalidate(static_cast<NodeId>(id));
+      for (NodeId id : index.entries.ids()) invalidate(id);
     } else {
-      for (std::int32_t pdb : changed) {
+      for (PdbId pdb : changed) {
         for (PodId p : model_.pdb_pods(pdb)) {
           const NodeId node = model_.pod(p).node;
           if (node != kNoId) invalidate(node);
@@ -135,7 +134,7 @@ void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
   if (index.dry_time != now_) {
     // Unstarted victims count as starting now: those dry runs age with the clock.
     for (NodeId id : index.time_dependent) {
-      const ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+      const ClassIndex::Entry& e = index.entries[id];
       if (e.time_dependent()) {
         index.RemoveDry(id, model_.order_position(id));
         index.stale_dry.push_back(id);
@@ -145,7 +144,7 @@ void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
     index.dry_time = now_;
   }
   for (NodeId id : index.stale_dry) {
-    ClassIndex::Entry& e = index.entries[static_cast<std::size_t>(id)];
+    ClassIndex::Entry& e = index.entries[id];
     if (e.dry_valid() || index.table->Get(e.status).code() != Code::kUnschedulable) continue;
     index.AddDry(id, model_.order_position(id), victims_.SelectVictimsOnNode(pod, id, nullptr, nullptr, nullptr));
     if (e.time_dependent()) index.time_dependent.push_back(id);
@@ -165,7 +164,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
         pod, nominated, model_.node(nominated).requested, nullptr, &pod);
   }
   const ClassIndex::Entry* nominated_entry =
-      nominated == kNoId ? nullptr : &index.entries[static_cast<std::size_t>(nominated)];
+      nominated == kNoId ? nullptr : &index.entries[nominated];
 
   // Filter: the first `to_find` feasible nodes in circular node order from the start index.
   const std::size_t to_find = NumFeasibleNodesToFind(n, options_.percentage_of_nodes_to_score);
@@ -196,7 +195,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   if (!found.empty()) {
     std::vector<NodeId> feasible;
     feasible.reserve(found.size());
-    for (std::int32_t pos : found) feasible.push_back(model_.node_order()[static_cast<std::size_t>(pos)]);
+    for (std::int32_t pos : found) feasible.push_back(model_.node_at_position(pos));
     d.kind = Decision::Kind::kBind;
     d.node = SelectHost(pod, feasible);
     return d;
@@ -226,10 +225,10 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   ++preemption_attempts_;
 
   // 1) Eligibility.
-  std::vector<Status> statuses;  // Ineligible reads only the nominated node's status
+  NodeStatuses statuses;  // Ineligible reads only the nominated node's status
   if (nominated != kNoId) {
     statuses.resize(model_.nodes().size());
-    statuses[static_cast<std::size_t>(nominated)] = nominated_status;
+    statuses[nominated] = nominated_status;
   }
   if (auto why = Ineligible(pod, statuses)) {
     d.message = fit_error + " preemption: " + *why;
@@ -254,7 +253,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   if (index.dry_suspended) {
     index.dry_suspended = false;
     index.stale_dry.clear();
-    for (std::size_t id = 0; id < index.entries.size(); ++id) index.stale_dry.push_back(static_cast<NodeId>(id));
+    for (NodeId id : index.entries.ids()) index.stale_dry.push_back(id);
   }
   RefreshDryRuns(index, pod);
   AccountIndex(index);
@@ -266,7 +265,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   for (const CandidateKey& key : index.candidates) {
     if (key.pos == nominated_pos) continue;
     best = &index.CandidateOf(
-        index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]);
+        index.entries[model_.node_at_position(key.pos)]);
     break;
   }
   if (nominated_dry && nominated_dry->candidate &&
@@ -317,7 +316,7 @@ PreemptionDecision Framework::IndexedDecision(const ClassIndex& index, const Pod
       if (ranked.size() >= PreemptionDecision::kCandidatesShown) break;
     }
     ranked.push_back(&index.CandidateOf(
-        index.entries[static_cast<std::size_t>(model_.node_order()[static_cast<std::size_t>(key.pos)])]));
+        index.entries[model_.node_at_position(key.pos)]));
   }
   if (!nominated_placed && ranked.size() < PreemptionDecision::kCandidatesShown) ranked.push_back(nominated);
   const auto count = static_cast<std::int64_t>(index.candidates.size()) - (nominated_in_index ? 1 : 0) +

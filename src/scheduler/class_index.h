@@ -75,9 +75,9 @@ struct Framework::ClassIndex {
   std::size_t bytes = 0;  // as last accounted in Framework::index_bytes_
   std::size_t log_pos = 0;
   std::size_t pdb_log_pos = 0;  // in the model's pdb_change_log
-  std::vector<std::uint64_t> pdb_seen;  // by PDB: the refresh that last looked at it
+  IdVector<PdbId, std::uint64_t> pdb_seen;  // the refresh that last looked at each PDB
   std::uint64_t refreshes = 0;
-  std::vector<Entry> entries;        // by NodeId
+  IdVector<NodeId, Entry> entries;
   std::vector<std::uint64_t> feasible;  // bit per node order position whose status is Success
   std::size_t feasible_count = 0;
   std::vector<int> filter_counts;   // reasons of failing statuses
@@ -97,7 +97,7 @@ struct Framework::ClassIndex {
   std::vector<std::uint32_t> free_slots;
   std::size_t victims = 0;  // over `slots`, for the memory account
 
-  const Status& StatusOf(NodeId id) const { return table->Get(entries[static_cast<std::size_t>(id)].status); }
+  const Status& StatusOf(NodeId id) const { return table->Get(entries[id].status); }
   const Status& DryStatusOf(const Entry& e) const { return table->Get(e.dry_id()); }
   const Candidate& CandidateOf(const Entry& e) const { return slots[e.dry_id()]; }
   std::size_t Bytes() const {
@@ -133,7 +133,7 @@ struct Framework::ClassIndex {
   }
 
   void RemoveDry(NodeId id, std::int32_t pos) {
-    Entry& e = entries[static_cast<std::size_t>(id)];
+    Entry& e = entries[id];
     if (!e.dry_valid()) return;
     if (e.has_candidate()) {
       Candidate& c = slots[e.dry_id()];
@@ -148,7 +148,7 @@ struct Framework::ClassIndex {
     e.dry = kNoDry;
   }
   void AddDry(NodeId id, std::int32_t pos, DryRunResult dry) {
-    Entry& e = entries[static_cast<std::size_t>(id)];
+    Entry& e = entries[id];
     const std::uint32_t flags = (dry.time_dependent ? kTimeBit : 0) | (dry.pdb_dependent ? kPdbBit : 0);
     if (dry.candidate) {
       std::uint32_t slot;
@@ -170,7 +170,7 @@ struct Framework::ClassIndex {
     }
   }
   void RemoveStatus(NodeId id, std::int32_t pos) {
-    Entry& e = entries[static_cast<std::size_t>(id)];
+    Entry& e = entries[id];
     if (e.generation == 0) return;
     RemoveDry(id, pos);
     const Status& s = table->Get(e.status);
@@ -184,7 +184,7 @@ struct Framework::ClassIndex {
     }
   }
   void AddStatus(NodeId id, std::int32_t pos, const Status& s, std::uint64_t generation) {
-    Entry& e = entries[static_cast<std::size_t>(id)];
+    Entry& e = entries[id];
     e.generation = generation;
     e.status = table->Intern(s);
     if (s.IsSuccess()) {

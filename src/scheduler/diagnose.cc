@@ -74,7 +74,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   const AffinityState* affinity = filters_.PreFilter(pod, affinity_state) ? &affinity_state : nullptr;
 
   // Every node's verdict, as the cycle saw it (the cycle itself stops at numFeasibleNodesToFind).
-  std::vector<Status> statuses(model_.nodes().size());
+  NodeStatuses statuses(model_.nodes().size());
   out.filter.reserve(order.size());
   for (NodeId id : order) {
     const Status s = CachedFilter(pod, id, affinity);
@@ -82,7 +82,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
     outcome.node = model_.node(id).name;
     FillStatus(model_.reasons(), s, outcome);
     out.filter.push_back(std::move(outcome));
-    statuses[static_cast<std::size_t>(id)] = s;
+    statuses[id] = s;
   }
   if (d.kind == Decision::Kind::kBind) {
     const std::string& node = model_.node(d.node).name;
@@ -103,7 +103,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   }
   out.eligible = true;
   for (NodeId id : order) {
-    if (statuses[static_cast<std::size_t>(id)].code() != Code::kUnschedulable) continue;
+    if (statuses[id].code() != Code::kUnschedulable) continue;
     const bool chosen = d.kind == Decision::Kind::kPreempt && id == d.node;
     if (chosen_only && !chosen) continue;
     CandidateOutcome outcome;

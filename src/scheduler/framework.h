@@ -84,10 +84,10 @@ class Framework {
   // Pod groups (GenericWorkload): the pending pods of root group `root` in scheduling order
   // (rule 17.2), the pre-cycle validation (rule 17.1), one tentative placement (rule 17.3, the
   // model is unchanged afterwards) and workload-aware preemption (§18).
-  std::vector<PodId> PendingMembers(std::int32_t root) const;
-  std::optional<std::string> ValidateGroup(std::int32_t root) const;
-  GroupPlacement PlaceGroup(std::int32_t root, const std::vector<PodId>& pending);
-  GroupPreemption PreemptGroup(std::int32_t root, const std::vector<PodId>& pending,
+  std::vector<PodId> PendingMembers(GroupId root) const;
+  std::optional<std::string> ValidateGroup(GroupId root) const;
+  GroupPlacement PlaceGroup(GroupId root, const std::vector<PodId>& pending);
+  GroupPreemption PreemptGroup(GroupId root, const std::vector<PodId>& pending,
                                std::vector<ReprieveStep>* trace);
 
   // In-place resize preemption (InPlacePodVerticalScalingSchedulerPreemption, spec §19): `probe`
@@ -127,20 +127,20 @@ class Framework {
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
 
   // PostFilter: DefaultPreemption (the Evaluator's outcome as kube-scheduler's message).
-  Decision Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+  Decision Preempt(const PodInfo& pod, const NodeStatuses& statuses,
                    const std::string& fit_error, PluginMask rejectors,
                    const AffinityState* affinity);
   // Filter over the nodes in order from the start index, Score, and PostFilter: the per-node
   // path, and the reference the class index is checked against in debug builds.
   Decision DecidePlain(const PodInfo& pod, const AffinityState* affinity,
                        const std::string* no_preemption);
-  std::optional<std::string> Ineligible(const PodInfo& pod, const std::vector<Status>& statuses) const {
+  std::optional<std::string> Ineligible(const PodInfo& pod, const NodeStatuses& statuses) const {
     return PodEligibleToPreemptOthers(model_, pod, statuses);
   }
   // PostFilter success: the preemptor is to be nominated to `best.node`.
   void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
 
-  std::string FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
+  std::string FitErrorText(std::size_t num_nodes, const NodeStatuses& statuses,
                            const std::string& absent_reason) const;
   // The same text from a reason histogram (`counts` by ReasonId) over `present` nodes.
   std::string FitErrorFromCounts(std::size_t num_nodes, const std::vector<int>& counts,
@@ -163,10 +163,10 @@ class Framework {
   // Pod groups.
   Status FilterOnNode(const PodInfo& pod, NodeId node);  // with its own affinity state
   int RunningMembers(const GroupInfo& leaf) const;
-  int MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const;  // pods of `leaf`
+  int MembersOf(GroupId leaf, const std::vector<PodId>& pods) const;  // pods of `leaf`
   // One tentative placement of `pending`, on any node (`key` null) or within the nodes whose
   // label `key` equals `domain`; undone before returning.
-  GroupPlacement PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
+  GroupPlacement PlaceInDomain(GroupId root, const std::vector<PodId>& pending,
                                const std::string* key, const std::string& domain,
                                const std::string& no_preemption);
 
@@ -198,9 +198,9 @@ class Framework {
   std::uint64_t index_clock_ = 0;
 
   // Scratch, reused across cycles.
-  std::vector<Status> statuses_;             // per-cycle filter statuses
+  NodeStatuses statuses_;             // per-cycle filter statuses
   mutable std::vector<int> reason_counts_;  // FitErrorText scratch, all zero between calls
-  std::vector<std::int32_t> pdb_scratch_;   // RefreshIndex: the PDBs changed since the last look
+  std::vector<PdbId> pdb_scratch_;          // RefreshIndex: the PDBs changed since the last look
 };
 
 // Whether two decisions agree (kind, node, message, nomination clearing, victims).

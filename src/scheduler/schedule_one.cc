@@ -74,7 +74,7 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
   return selected;
 }
 
-std::string Framework::FitErrorText(std::size_t num_nodes, const std::vector<Status>& statuses,
+std::string Framework::FitErrorText(std::size_t num_nodes, const NodeStatuses& statuses,
                                     const std::string& absent_reason) const {
   std::vector<int>& counts = reason_counts_;
   counts.assign(model_.reasons().size(), 0);
@@ -114,7 +114,7 @@ void Framework::SetPreemptionFound(Decision& d, const std::string& fit_error,
   d.candidate = best;
 }
 
-Decision Framework::Preempt(const PodInfo& pod, const std::vector<Status>& statuses,
+Decision Framework::Preempt(const PodInfo& pod, const NodeStatuses& statuses,
                             const std::string& fit_error, PluginMask rejectors,
                             const AffinityState* affinity) {
   ++preemption_attempts_;
@@ -207,7 +207,7 @@ Decision Framework::DecidePlain(const PodInfo& pod, const AffinityState* affinit
   // Filter: stop once enough feasible nodes were found (numFeasibleNodesToFind), starting
   // where the previous cycle stopped (findNodesThatPassFilters).
   const std::size_t to_find = NumFeasibleNodesToFind(num_nodes, options_.percentage_of_nodes_to_score);
-  std::vector<Status>& statuses = statuses_;
+  NodeStatuses& statuses = statuses_;
   statuses.resize(model_.nodes().size());  // every processed node's entry is written below
   std::vector<NodeId> feasible;
   std::size_t processed = 0;
@@ -215,7 +215,7 @@ Decision Framework::DecidePlain(const PodInfo& pod, const AffinityState* affinit
   for (std::size_t i = 0; i < num_nodes; ++i) {
     const NodeId id = order[(start + i) % num_nodes];
     Status s = CachedFilter(pod, id, affinity);
-    statuses[static_cast<std::size_t>(id)] = s;
+    statuses[id] = s;
     ++processed;
     if (s.IsSuccess()) {
       feasible.push_back(id);

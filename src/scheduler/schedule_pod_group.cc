@@ -20,9 +20,9 @@ std::string SchedulerNameOf(const PodInfo& p) {
 
 }  // namespace
 
-std::vector<PodId> Framework::PendingMembers(std::int32_t root) const {
+std::vector<PodId> Framework::PendingMembers(GroupId root) const {
   std::vector<PodId> out;
-  for (std::int32_t leaf : model_.group(root).leaves) {
+  for (GroupId leaf : model_.group(root).leaves) {
     for (PodId id : model_.group(leaf).members) {
       const PodInfo& p = model_.pod(id);
       // A gated member is not in the queue (SchedulingGates PreEnqueue): not pending for the group.
@@ -47,11 +47,11 @@ std::vector<PodId> Framework::PendingMembers(std::int32_t root) const {
   return out;
 }
 
-std::optional<std::string> Framework::ValidateGroup(std::int32_t root) const {
+std::optional<std::string> Framework::ValidateGroup(GroupId root) const {
   // Mirrors the pod group cycle's validation (schedule_one_podgroup.go), rule 17.1.
   const GroupInfo& group = model_.group(root);
   std::vector<const PodInfo*> pods;
-  for (std::int32_t leaf : group.leaves) {
+  for (GroupId leaf : group.leaves) {
     for (PodId id : model_.group(leaf).members) {
       const PodInfo& p = model_.pod(id);
       if (p.state != PodState::kDeleted) pods.push_back(&p);
@@ -113,13 +113,13 @@ int Framework::RunningMembers(const GroupInfo& leaf) const {
   return n;
 }
 
-int Framework::MembersOf(std::int32_t leaf, const std::vector<PodId>& pods) const {
+int Framework::MembersOf(GroupId leaf, const std::vector<PodId>& pods) const {
   int n = 0;
   for (PodId id : pods) n += model_.pod(id).group == leaf ? 1 : 0;
   return n;
 }
 
-GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>& pending) {
+GroupPlacement Framework::PlaceGroup(GroupId root, const std::vector<PodId>& pending) {
   // Rule 17.3: each pod filtered and scored normally and tentatively assumed so later pods see
   // it; the gang (minCount) check before the first pod and after the last.
   static const std::string kInGroup = "not eligible due to workload aware preemption enabled";
@@ -129,7 +129,7 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
   const bool topology = options_.gates.topology_aware_workload_scheduling &&
                         !group.api->topology_keys.empty();
   GroupPlacement out;
-  for (std::int32_t leaf_id : group.leaves) {
+  for (GroupId leaf_id : group.leaves) {
     const GroupInfo& leaf = model_.group(leaf_id);
     if (!leaf.gang) continue;
     const int available = RunningMembers(leaf) + MembersOf(leaf_id, pending);
@@ -160,7 +160,7 @@ GroupPlacement Framework::PlaceGroup(std::int32_t root, const std::vector<PodId>
   return last;
 }
 
-GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<PodId>& pending,
+GroupPlacement Framework::PlaceInDomain(GroupId root, const std::vector<PodId>& pending,
                                         const std::string* key, const std::string& domain,
                                         const std::string& no_preemption) {
   const GroupInfo& group = model_.group(root);
@@ -198,7 +198,7 @@ GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<Pod
   }
   out.feasible = !out.assigned.empty();
   if (!out.feasible) out.message = "pod group is unschedulable: no pod of the group fits";
-  for (std::int32_t leaf_id : group.leaves) {
+  for (GroupId leaf_id : group.leaves) {
     const GroupInfo& leaf = model_.group(leaf_id);
     if (!leaf.gang || !out.feasible) continue;
     std::vector<PodId> assigned;
@@ -214,7 +214,7 @@ GroupPlacement Framework::PlaceInDomain(std::int32_t root, const std::vector<Pod
   return out;
 }
 
-GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<PodId>& pending,
+GroupPreemption Framework::PreemptGroup(GroupId root, const std::vector<PodId>& pending,
                                         std::vector<ReprieveStep>* trace) {
   // Mirrors podgrouppreemption.go (spec §18): the whole cluster is the domain; remove every
   // lower-priority victim, schedule the group once, then reprieve against that fixed placement.
@@ -256,7 +256,7 @@ GroupPreemption Framework::PreemptGroup(std::int32_t root, const std::vector<Pod
   // 3) Victims cluster-wide, most important first, PDB-violating ones first (rule 18.3).
   std::vector<VictimUnit> units;
   std::size_t count = 0;
-  std::vector<std::int32_t> seen_groups;
+  std::vector<GroupId> seen_groups;
   for (NodeId node : model_.node_order()) {
     victims_.AddVictimUnits(model_.node(node).pods, group.priority, root, units,
                    count, seen_groups);

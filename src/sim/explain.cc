@@ -29,7 +29,7 @@ std::string Seconds(SimTime t) { return fmt::format("{}s", ToSeconds(t)); }
 // error message when none matches.
 class AttemptFinder final : public CycleObserver {
  public:
-  AttemptFinder(const ExplainQuery& query, std::string key, std::int32_t group_root)
+  AttemptFinder(const ExplainQuery& query, std::string key, GroupId group_root)
       : query_(query), key_(std::move(key)), group_root_(group_root) {}
 
   bool Observes(const Attempt& attempt, ExplainDetail& detail) override {
@@ -84,7 +84,7 @@ class AttemptFinder final : public CycleObserver {
 
   const ExplainQuery& query_;
   std::string key_;
-  std::int32_t group_root_;
+  GroupId group_root_;
   std::optional<ExplainResult> found_;
   bool past_round_ = false;
   std::string round_owner_;
@@ -161,7 +161,7 @@ Error NoSuchAttempt(const ExplainQuery& query, const std::string& what, const At
 
 }  // namespace
 
-ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
+ExplainResult ExplainGroupAttempt(const ClusterModel& model, GroupId root,
                                   const std::vector<PodId>& pending, const std::string* validation_error,
                                   const GroupPlacement* placement, const GroupPreemption* wap,
                                   std::vector<ReprieveStep> reprieve) {
@@ -235,7 +235,7 @@ Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& 
                                 const ExplainQuery& query) {
   std::string key;
   std::string what;
-  std::int32_t group_root = kNoId;
+  GroupId group_root = kNoId;
   if (!query.group.empty()) {
     if (!options.gates.generic_workload) {
       return MakeError(ErrorCode::kFailedPrecondition,

@@ -30,7 +30,7 @@ SimulationResult SimulateExplained(const ClusterState& state, const EngineOption
 // The explanation of one pod-group cycle from what the cycle computed: the validation error
 // (refused groups), else the placement and, when it failed, workload-aware preemption with its
 // reprieve steps.
-ExplainResult ExplainGroupAttempt(const ClusterModel& model, std::int32_t root,
+ExplainResult ExplainGroupAttempt(const ClusterModel& model, GroupId root,
                                   const std::vector<PodId>& pending, const std::string* validation_error,
                                   const GroupPlacement* placement, const GroupPreemption* wap,
                                   std::vector<ReprieveStep> reprieve);

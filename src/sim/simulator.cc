@@ -60,7 +60,7 @@ class Simulator {
   }
 
   void Schedule(QueueEntity entity);  // a pod's cycle, or its root group's
-  void ScheduleGroup(std::int32_t root);
+  void ScheduleGroup(GroupId root);
   void Actuate(PodId preemptor, const Decision& decision);
   // Marks `victims` as preempted by `by` (and `by_group`), with graceful termination and
   // replacements for owned pods.
@@ -133,8 +133,9 @@ class Simulator {
   std::string ReplacementName(const PodInfo& victim);
   // Counts a preemption by a pod (or a pod group) and stops the run when it
   // has preempted kPreemptionLoopLimit times: see the constant.
-  // `counts` is preemptions_ (by PodId) or group_preemptions_ (by root group index).
-  void CountPreemption(std::vector<std::int32_t>& counts, std::size_t id, const std::string& who,
+  // `counts` is preemptions_ (by pod) or group_preemptions_ (by root group).
+  template <class IdT>
+  void CountPreemption(IdVector<IdT, std::int32_t>& counts, IdT id, const std::string& who,
                        const std::string& node);
   SimulationResult Collect();
 
@@ -151,14 +152,14 @@ class Simulator {
   std::size_t next_apply_ = 0;
   bool stopped_ = false;  // the observer has what it wants
   bool looping_ = false;  // a preemption loop was detected (CountPreemption)
-  std::vector<std::int32_t> preemptions_;        // by PodId: preemptions it made
-  std::vector<std::int32_t> group_preemptions_;  // by root group: preemptions the group made
+  IdVector<PodId, std::int32_t> preemptions_;          // preemptions each pod made
+  IdVector<GroupId, std::int32_t> group_preemptions_;  // preemptions each root group made
   SimTime now_{};
   std::int64_t round_ = 0;
   SimulationResult result_;
-  // By PodId: the indexes in `result_.events` of the pod's FailedScheduling events, for
-  // aggregating repeats.
-  std::vector<std::vector<std::size_t>> failures_;
+  // The indexes in `result_.events` of each pod's FailedScheduling events, for aggregating
+  // repeats.
+  IdVector<PodId, std::vector<std::size_t>> failures_;
   std::vector<Pressure> pressures_;
   std::vector<PodId> refused_creates_;  // victims whose controller's create the quota refused
   std::deque<Resize> resizes_;          // deque: StartResize keeps a reference while it adds
@@ -171,9 +172,10 @@ class Simulator {
 // (end reason "preemption-loop", warning PreemptionLoop) and keeps everything up to that point.
 constexpr std::int32_t kPreemptionLoopLimit = 10;
 
-void Simulator::CountPreemption(std::vector<std::int32_t>& counts, std::size_t id, const std::string& who,
+template <class IdT>
+void Simulator::CountPreemption(IdVector<IdT, std::int32_t>& counts, IdT id, const std::string& who,
                                 const std::string& node) {
-  if (counts.size() <= id) counts.resize(id + 1, 0);
+  if (!counts.contains(id)) counts.resize(id.index() + 1, 0);
   if (++counts[id] < kPreemptionLoopLimit || looping_) return;
   looping_ = true;
   Warning w;
@@ -202,8 +204,8 @@ void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, s
     // whose key (object, reason, message, source) was recorded before updates that event's count
     // and lastTimestamp instead of creating a new one. The similar-event aggregation that
     // rewrites messages ("(combined from similar events)") is not modelled.
-    const auto id = static_cast<std::size_t>(*model_.FindPod(pod.key));
-    if (failures_.size() <= id) failures_.resize(id + 1);
+    const PodId id = *model_.FindPod(pod.key);
+    if (!failures_.contains(id)) failures_.resize(id.index() + 1);
     failures = &failures_[id];
     for (std::size_t index : *failures) {
       SimEvent& seen = result_.events[index];
@@ -414,11 +416,11 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
       e.victim_group = all.key;
       e.message += fmt::format(" (as part of pod group {}, disruptionMode All)", all.key);
       all.preempted_whole = true;
-      for (std::int32_t leaf : all.leaves) model_.group(leaf).preempted_whole = true;
+      for (GroupId leaf : all.leaves) model_.group(leaf).preempted_whole = true;
     }
     if (victim.group != kNoId) {
       // Count the loss on the leaf and every ancestor.
-      for (std::int32_t g = victim.group; g != kNoId; g = model_.group(g).parent) {
+      for (GroupId g = victim.group; g != kNoId; g = model_.group(g).parent) {
         ++model_.group(g).preempted;
         if (g == model_.group(g).root) break;
       }
@@ -780,7 +782,7 @@ void Simulator::ApplyStep(const TimedStep& timed) {
     auto it = std::find_if(pdbs.begin(), pdbs.end(), [&](const PdbState& p) { return p.key == key; });
     StepEvent(timed, EventReason::kScenarioStep, "", "",
               fmt::format("apply PodDisruptionBudget {}: {}; it selects {} pod(s), disruptionsAllowed {}", name,
-                          create ? "created" : "updated", model_.pdb_pods(static_cast<std::int32_t>(it - pdbs.begin())).size(),
+                          create ? "created" : "updated", model_.pdb_pods(pdbs.id_of(it)).size(),
                           it->DisruptionsAllowed()));
     return;
   }
@@ -1009,13 +1011,13 @@ void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
   ClearLowerNominations(d.node, preemptor_id, preemptor.priority, preemptor.key);
   PreemptVictims(d.candidate->victims, preemptor, "", node_name);
   model_.SetNomination(preemptor_id, d.node);
-  CountPreemption(preemptions_, static_cast<std::size_t>(preemptor_id), "Pod " + preemptor.key, node_name);
+  CountPreemption(preemptions_, preemptor_id, "Pod " + preemptor.key, node_name);
   Emit(EventReason::kNominated, preemptor, node_name,
        fmt::format("nominated to node {} while {} victim(s) terminate", node_name,
                    d.candidate->victims.size()));
 }
 
-void Simulator::ScheduleGroup(std::int32_t root) {
+void Simulator::ScheduleGroup(GroupId root) {
   // One pod-group cycle (scheduleOnePodGroup) and, when the group cannot be placed,
   // workload-aware preemption.
   ++round_;
@@ -1094,7 +1096,7 @@ void Simulator::ScheduleGroup(std::int32_t root) {
         wap.assignments.empty() ? pending.front() : wap.assignments.front().first);
     for (const auto& [id, node] : wap.assignments) ClearLowerNominations(node, id, group.priority, group.key);
     PreemptVictims(wap.victims, by, group.key, "");
-    CountPreemption(group_preemptions_, static_cast<std::size_t>(root), "PodGroup " + group.key, "");
+    CountPreemption(group_preemptions_, root, "PodGroup " + group.key, "");
     for (const auto& [id, node] : wap.assignments) {
       PodInfo& p = model_.pod(id);
       model_.SetNomination(id, node);
@@ -1172,8 +1174,8 @@ SimulationResult Simulator::Run() {
   // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order;
   // with `--arrival sequential`, those without a creationTimestamp one apply at a time.
   std::vector<PodId> sequential;
-  for (std::size_t i = 0; i < model_.pods().size(); ++i) {
-    PodInfo& pod = model_.pods()[i];
+  for (PodId id : model_.pods().ids()) {
+    PodInfo& pod = model_.pod(id);
     if (pod.state != PodState::kPending) continue;
     SimTime at{};
     if (pod.pod.meta.creation_timestamp) {
@@ -1181,20 +1183,19 @@ SimulationResult Simulator::Run() {
       if (rel > 0) at = SimTime{SimDuration{rel}};
     }
     if (options_.arrival == Arrival::kSequential && !pod.pod.meta.creation_timestamp) {
-      sequential.push_back(static_cast<PodId>(i));
+      sequential.push_back(id);
     } else if (at == SimTime{}) {
-      Enqueue(static_cast<PodId>(i));
+      Enqueue(id);
     } else {
-      AddTimed(at, TimedKind::kArrival, static_cast<PodId>(i));
+      AddTimed(at, TimedKind::kArrival, id);
     }
   }
   // Pods already terminating in the input go away at their deletionTimestamp.
-  for (std::size_t i = 0; i < model_.pods().size(); ++i) {
-    PodInfo& pod = model_.pods()[i];
+  for (PodId id : model_.pods().ids()) {
+    PodInfo& pod = model_.pod(id);
     if (pod.state != PodState::kTerminating) continue;
     std::int64_t rel = pod.pod.meta.deletion_timestamp->unix_micros - model_.origin_unix_us();
-    AddTimed(SimTime{SimDuration{std::max<std::int64_t>(0, rel)}}, TimedKind::kTerminationDone,
-             static_cast<PodId>(i));
+    AddTimed(SimTime{SimDuration{std::max<std::int64_t>(0, rel)}}, TimedKind::kTerminationDone, id);
   }
 
   for (std::size_t i = 0; i < state_.steps.size(); ++i) {
@@ -1280,7 +1281,7 @@ SimulationResult Simulator::Collect() {
     out.disruption_mode = g.mode == DisruptionMode::kAll ? "All" : "Single";
     out.min_count = g.min_count;
     out.preempted = g.preempted;
-    for (std::int32_t leaf : g.leaves) {
+    for (GroupId leaf : g.leaves) {
       for (PodId id : model_.group(leaf).members) {
         const PodInfo& p = model_.pod(id);
         if (p.replaced) continue;  // its replacement counts instead

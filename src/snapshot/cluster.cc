@@ -91,7 +91,7 @@ std::int32_t PdbState::DisruptionsAllowed() const {
 void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& gates) {
   generic_workload_ = gates.generic_workload;
   if (!generic_workload_) return;
-  std::unordered_map<std::string, std::int32_t> composites;
+  std::unordered_map<std::string, GroupId> composites;
   for (const PodGroup& api : state.pod_groups) {
     if (api.composite && !gates.composite_pod_group) continue;  // the API is off
     GroupInfo g;
@@ -102,7 +102,7 @@ void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& ga
     g.mode = api.disruption_mode.value_or(DisruptionMode::kSingle);
     g.gang = gates.gang_scheduling && !api.composite && api.scheduling_policy.gang;
     g.min_count = g.gang ? api.scheduling_policy.min_count : 0;
-    const auto id = static_cast<std::int32_t>(groups_.size());
+    const GroupId id = groups_.next_id();
     (api.composite ? composites : group_ids_).emplace(g.key, id);
     groups_.push_back(std::move(g));
   }
@@ -115,20 +115,20 @@ void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& ga
     auto it = composites.find(g.api->meta.namespace_ + "/" + parent);
     if (it != composites.end()) g.parent = it->second;
   }
-  for (std::size_t i = 0; i < groups_.size(); ++i) {
-    std::vector<std::int32_t> path{static_cast<std::int32_t>(i)};
+  for (GroupId group_id : groups_.ids()) {
+    std::vector<GroupId> path{group_id};
     for (int depth = 0; depth < kMaxTreeDepth; ++depth) {
-      const std::int32_t parent = groups_[static_cast<std::size_t>(path.back())].parent;
+      const GroupId parent = groups_[path.back()].parent;
       if (parent == kNoId || std::find(path.begin(), path.end(), parent) != path.end()) break;
       path.push_back(parent);
     }
-    GroupInfo& g = groups_[i];
+    GroupInfo& g = groups_[group_id];
     g.root = path.back();
-    for (std::int32_t id : path) {
-      if (groups_[static_cast<std::size_t>(id)].mode == DisruptionMode::kAll) g.all_ancestor = id;
+    for (GroupId id : path) {
+      if (groups_[id].mode == DisruptionMode::kAll) g.all_ancestor = id;
     }
     if (!g.composite) {
-      for (std::int32_t id : path) groups_[static_cast<std::size_t>(id)].leaves.push_back(static_cast<std::int32_t>(i));
+      for (GroupId id : path) groups_[id].leaves.push_back(group_id);
     }
   }
 }
@@ -140,12 +140,12 @@ void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
     info.waits_for_group = true;
     return;
   }
-  GroupInfo& g = groups_[static_cast<std::size_t>(it->second)];
+  GroupInfo& g = groups_[it->second];
   info.group = it->second;
   g.members.push_back(id);
   // Workload-aware preemption: the topmost resolved group's priority, and any group member
   // ranks as a PodGroup victim (MoreImportantVictim).
-  info.victim_priority = groups_[static_cast<std::size_t>(g.root)].priority;
+  info.victim_priority = groups_[g.root].priority;
   info.all_unit = g.all_ancestor;
   info.type_rank = 2;
 }
@@ -171,11 +171,11 @@ PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
     info.grace_us = std::max<std::int64_t>(0, *pod.spec.termination_grace_period_seconds) * 1'000'000;
   }
   info.owned = !pod.meta.owner_references.empty();
-  for (std::size_t i = 0; i < pdbs_.size(); ++i) {
-    const PdbState& pdb = pdbs_[i];
+  for (PdbId pdb_id : pdbs_.ids()) {
+    const PdbState& pdb = pdbs_[pdb_id];
     if (pdb.api->meta.namespace_ != pod.meta.namespace_) continue;
     if (!pdb.api->selector || pdb.api->selector->IsEmpty() || pod.meta.labels.empty()) continue;
-    if (pdb.api->selector->Matches(pod.meta.labels)) info.pdbs.push_back(static_cast<std::int32_t>(i));
+    if (pdb.api->selector->Matches(pod.meta.labels)) info.pdbs.push_back(pdb_id);
   }
   Classify(info);
   return info;
@@ -201,7 +201,7 @@ void ClusterModel::Classify(PodInfo& info) {
   if (spec.tolerations.empty() && spec.node_name.empty() && spec.node_selector.empty() &&
       !spec.affinity.node_affinity_required) {
     // No node-local constraint: the most common class, interned once.
-    if (unconstrained_class_ == kNoId) {
+    if (unconstrained_class_ == -1) {
       std::string static_key;
       AppendStaticKey(spec, static_key);
       unconstrained_class_ = Intern(static_class_ids_, std::move(static_key));
@@ -250,7 +250,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     info.api = &node;
     info.name = node.meta.name;
     info.allocatable = node.allocatable;
-    const auto id = static_cast<NodeId>(nodes_.size());
+    const NodeId id = nodes_.next_id();
     node_ids_.emplace(info.name, id);
     nodes_.push_back(std::move(info));
     std::string zone = ZoneKey(node.meta.labels);
@@ -270,7 +270,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
   }
   order_pos_.resize(nodes_.size());
   for (std::size_t pos = 0; pos < node_order_.size(); ++pos) {
-    order_pos_[static_cast<std::size_t>(node_order_[pos])] = static_cast<std::int32_t>(pos);
+    order_pos_[node_order_[pos]] = static_cast<std::int32_t>(pos);
   }
 
   for (const PodDisruptionBudget& pdb : state.pdbs) {
@@ -293,19 +293,19 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
   BuildGroups(state, options.gates);
   for (const Pod& pod : state.pods) {
     PodInfo info = MakePodInfo(pod, /*is_input=*/true);
-    const auto id = static_cast<PodId>(pods_.size());
+    const PodId id = pods_.next_id();
     pod_ids_.emplace(info.key, id);
     JoinGroup(info, id);
     const bool terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
     pods_.push_back(std::move(info));
     PodInfo& p = pods_.back();
-    for (std::int32_t pdb : p.pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
+    for (PdbId pdb : p.pdbs) pdb_pods_[pdb].push_back(id);
     if (terminal) {
       p.state = PodState::kDeleted;
       p.last_failure = fmt::format("phase {}: terminal pods hold no resources", pod.status.phase);
       continue;
     }
-    for (std::int32_t pdb : p.pdbs) pdbs_[static_cast<std::size_t>(pdb)].expected += 1;
+    for (PdbId pdb : p.pdbs) pdbs_[pdb].expected += 1;
     if (!pod.spec.node_name.empty()) {
       if (auto node = FindNode(pod.spec.node_name)) {
         Bind(id, *node, SimTime{});
@@ -334,12 +334,12 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     pdb.desired_at_start = pdb.Desired();
   }
   // Nominations from the input (status.nominatedNodeName of pending pods).
-  for (std::size_t i = 0; i < state.pods.size(); ++i) {
-    const Pod& pod = state.pods[i];
+  for (PodId id : IdRange<PodId>(state.pods.size())) {  // the input pods come first
+    const Pod& pod = pods_[id].pod;
     if (pod.spec.node_name.empty() && !pod.status.nominated_node_name.empty() &&
-        pods_[i].state == PodState::kPending) {
+        pods_[id].state == PodState::kPending) {
       if (auto node = FindNode(pod.status.nominated_node_name)) {
-        SetNomination(static_cast<PodId>(i), *node);
+        SetNomination(id, *node);
       }
     }
   }
@@ -367,8 +367,8 @@ const Labels& ClusterModel::NamespaceLabels(const std::string& ns) {
 
 void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta) {
   if (info.pdbs.empty()) return;
-  for (std::int32_t pdb : info.pdbs) {
-    PdbState& state = pdbs_[static_cast<std::size_t>(pdb)];
+  for (PdbId pdb : info.pdbs) {
+    PdbState& state = pdbs_[pdb];
     const std::int32_t allowed = state.DisruptionsAllowed();
     state.healthy += healthy_delta;
     state.expected += expected_delta;
@@ -378,18 +378,18 @@ void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expect
 }
 
 void ClusterModel::Touch(NodeId node) {
-  ++nodes_[static_cast<std::size_t>(node)].generation;
+  ++nodes_[node].generation;
   change_log_.push_back(node);
 }
 
 void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
-  NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
+  PodInfo& pod = pods_[pod_id];
+  NodeInfo& node = nodes_[node_id];
   pod.node = node_id;
   // Keep bind order (a reattached pod goes back where it was).
   auto at = std::upper_bound(node.pods.begin(), node.pods.end(), pod.bind_seq,
                              [&](std::uint64_t seq, PodId other) {
-                               return seq < pods_[static_cast<std::size_t>(other)].bind_seq;
+                               return seq < pods_[other].bind_seq;
                              });
   node.pods.insert(at, pod_id);
   node.requested += pod.request;
@@ -404,8 +404,8 @@ void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
 }
 
 void ClusterModel::RemoveFromNode(PodId pod_id) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
-  NodeInfo& node = nodes_[static_cast<std::size_t>(pod.node)];
+  PodInfo& pod = pods_[pod_id];
+  NodeInfo& node = nodes_[pod.node];
   node.pods.erase(std::find(node.pods.begin(), node.pods.end(), pod_id));
   node.requested -= pod.request;
   node.nonzero_cpu -= pod.nonzero_cpu;
@@ -420,7 +420,7 @@ void ClusterModel::RemoveFromNode(PodId pod_id) {
 }
 
 void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = pods_[pod_id];
   if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
   pod.bind_seq = ++bind_counter_;
   AddToNode(pod_id, node_id);
@@ -432,11 +432,9 @@ void ClusterModel::Bind(PodId pod_id, NodeId node_id, SimTime now) {
 }
 
 void ClusterModel::Assume(PodId pod_id, NodeId node_id) {
-  if (assumed_nomination_.size() <= static_cast<std::size_t>(pod_id)) {
-    assumed_nomination_.resize(static_cast<std::size_t>(pod_id) + 1, kNoId);
-  }
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
-  assumed_nomination_[static_cast<std::size_t>(pod_id)] = pod.nominated;
+  if (!assumed_nomination_.contains(pod_id)) assumed_nomination_.resize(pod_id.index() + 1, kNoId);
+  PodInfo& pod = pods_[pod_id];
+  assumed_nomination_[pod_id] = pod.nominated;
   if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
   pod.bind_seq = ++bind_counter_;
   AddToNode(pod_id, node_id);
@@ -444,23 +442,23 @@ void ClusterModel::Assume(PodId pod_id, NodeId node_id) {
 
 void ClusterModel::Forget(PodId pod_id) {
   RemoveFromNode(pod_id);
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = pods_[pod_id];
   pod.node = kNoId;
-  const NodeId nominated = assumed_nomination_[static_cast<std::size_t>(pod_id)];
+  const NodeId nominated = assumed_nomination_[pod_id];
   if (nominated != kNoId) SetNomination(pod_id, nominated);
 }
 
 void ClusterModel::Detach(PodId pod_id) { RemoveFromNode(pod_id); }
 
 void ClusterModel::Reattach(PodId pod_id) {
-  AddToNode(pod_id, pods_[static_cast<std::size_t>(pod_id)].node);
+  AddToNode(pod_id, pods_[pod_id].node);
 }
 
-std::vector<PodId> ClusterModel::BoundPodsUnder(std::int32_t ancestor) const {
+std::vector<PodId> ClusterModel::BoundPodsUnder(GroupId ancestor) const {
   std::vector<PodId> out;
-  for (std::int32_t leaf : groups_[static_cast<std::size_t>(ancestor)].leaves) {
-    for (PodId id : groups_[static_cast<std::size_t>(leaf)].members) {
-      const PodInfo& p = pods_[static_cast<std::size_t>(id)];
+  for (GroupId leaf : groups_[ancestor].leaves) {
+    for (PodId id : groups_[leaf].members) {
+      const PodInfo& p = pods_[id];
       if ((p.state == PodState::kRunning || p.state == PodState::kTerminating) && p.node != kNoId) {
         out.push_back(id);
       }
@@ -471,7 +469,7 @@ std::vector<PodId> ClusterModel::BoundPodsUnder(std::int32_t ancestor) const {
 }
 
 void ClusterModel::MarkTerminating(PodId pod_id, bool by_preemption) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = pods_[pod_id];
   if (pod.state != PodState::kRunning) return;
   pod.state = PodState::kTerminating;
   pod.terminating_by_preemption = by_preemption;
@@ -482,7 +480,7 @@ void ClusterModel::MarkTerminating(PodId pod_id, bool by_preemption) {
 }
 
 void ClusterModel::Remove(PodId pod_id, SimTime now) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = pods_[pod_id];
   if (pod.state == PodState::kDeleted) return;
   if (pod.nominated != kNoId) SetNomination(pod_id, kNoId);
   if (pod.node != kNoId) RemoveFromNode(pod_id);
@@ -499,10 +497,10 @@ void ClusterModel::Remove(PodId pod_id, SimTime now) {
 }
 
 void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = pods_[pod_id];
   if (pod.nominated == node_id) return;
   if (pod.nominated != kNoId) {
-    NodeInfo& old = nodes_[static_cast<std::size_t>(pod.nominated)];
+    NodeInfo& old = nodes_[pod.nominated];
     const auto at = std::find(old.nominated.begin(), old.nominated.end(), pod_id);
     old.nominees.erase(old.nominees.begin() + (at - old.nominated.begin()));
     old.nominated.erase(at);
@@ -510,7 +508,7 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
   }
   pod.nominated = node_id;
   if (node_id != kNoId) {
-    NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
+    NodeInfo& node = nodes_[node_id];
     node.nominated.push_back(pod_id);
     node.nominees.push_back(NodeInfo::Nominee{pod.priority, pod.request});
     Touch(node_id);
@@ -519,7 +517,7 @@ void ClusterModel::SetNomination(PodId pod_id, NodeId node_id) {
 }
 
 Pod ClusterModel::ReplacementPod(PodId victim_id, std::string name, SimTime now) const {
-  Pod pod = pods_[static_cast<std::size_t>(victim_id)].pod;
+  Pod pod = pods_[victim_id].pod;
   pod.meta.name = std::move(name);
   pod.meta.uid.clear();
   pod.meta.deletion_timestamp.reset();
@@ -535,16 +533,16 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
 }
 
 PodId ClusterModel::AddReplacement(PodId victim_id, Pod api) {
-  pods_[static_cast<std::size_t>(victim_id)].replaced = true;
+  pods_[victim_id].replaced = true;
   const Pod& pod = replacement_pods_.emplace_back(std::move(api));
   quotas_.Add(pod);
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
   info.replacement_of = victim_id;
-  const auto id = static_cast<PodId>(pods_.size());
+  const PodId id = pods_.next_id();
   pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
   JoinGroup(info, id);
   pods_.push_back(std::move(info));
-  for (std::int32_t pdb : pods_.back().pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
+  for (PdbId pdb : pods_.back().pdbs) pdb_pods_[pdb].push_back(id);
   AdjustPdbs(pods_.back(), 0, 1);
   ++generation_;
   ++progress_generation_;
@@ -558,11 +556,11 @@ PodId ClusterModel::AddPod(const Pod& api, SimTime now) {
   }
   quotas_.Add(pod);
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
-  const auto id = static_cast<PodId>(pods_.size());
+  const PodId id = pods_.next_id();
   pod_ids_[info.key] = id;
   JoinGroup(info, id);
   pods_.push_back(std::move(info));
-  for (std::int32_t pdb : pods_.back().pdbs) pdb_pods_[static_cast<std::size_t>(pdb)].push_back(id);
+  for (PdbId pdb : pods_.back().pdbs) pdb_pods_[pdb].push_back(id);
   AdjustPdbs(pods_.back(), 0, 1);
   ++generation_;
   ++progress_generation_;
@@ -582,7 +580,7 @@ void ClusterModel::ResizePod(PodId pod_id, const ResourceList& requests) {
 }
 
 void ClusterModel::UpdateNode(NodeId node_id, const Node& api) {
-  NodeInfo& node = nodes_[static_cast<std::size_t>(node_id)];
+  NodeInfo& node = nodes_[node_id];
   node.api = &updated_nodes_.emplace_back(api);
   node.allocatable = api.allocatable;
   ++node_spec_generation_;
@@ -600,26 +598,26 @@ void ClusterModel::ApplyPdb(const PodDisruptionBudget& api) {
     pdb_pods_.emplace_back();
     it = pdbs_.end() - 1;
   }
-  const auto index = static_cast<std::int32_t>(it - pdbs_.begin());
+  const PdbId index = pdbs_.id_of(it);
   // The nodes of the pods it selected: their dry runs change.
-  for (PodId id : pdb_pods_[static_cast<std::size_t>(index)]) {
-    PodInfo& pod = pods_[static_cast<std::size_t>(id)];
+  for (PodId id : pdb_pods_[index]) {
+    PodInfo& pod = pods_[id];
     std::erase(pod.pdbs, index);
     if (pod.node != kNoId) Touch(pod.node);
   }
-  pdb_pods_[static_cast<std::size_t>(index)].clear();
+  pdb_pods_[index].clear();
   PdbState s;
   s.api = &stored;
   s.key = key;
   s.disrupted_pods = api.disrupted_pods;
   std::sort(s.disrupted_pods.begin(), s.disrupted_pods.end());
   const bool selects = api.selector && !api.selector->IsEmpty();
-  for (std::size_t i = 0; selects && i < pods_.size(); ++i) {
-    PodInfo& pod = pods_[i];
+  for (PodId id : IdRange<PodId>(selects ? pods_.size() : 0)) {
+    PodInfo& pod = pods_[id];
     if (pod.state == PodState::kDeleted || pod.pod.meta.namespace_ != api.meta.namespace_) continue;
     if (pod.pod.meta.labels.empty() || !api.selector->Matches(pod.pod.meta.labels)) continue;
     pod.pdbs.insert(std::upper_bound(pod.pdbs.begin(), pod.pdbs.end(), index), index);
-    pdb_pods_[static_cast<std::size_t>(index)].push_back(static_cast<PodId>(i));
+    pdb_pods_[index].push_back(id);
     if (pod.state == PodState::kRunning) {
       s.healthy += pod.node != kNoId ? 1 : 0;
       s.expected += 1;

@@ -22,13 +22,10 @@
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 #include "snapshot/host_ports.h"
+#include "snapshot/ids.h"
 #include "snapshot/reason_table.h"
 
 namespace kpsim::engine {
-
-using NodeId = std::int32_t;
-using PodId = std::int32_t;
-inline constexpr std::int32_t kNoId = -1;
 
 // Node-local scheduling constraints shared by many pods: pods with the same static class get the
 // same NodeUnschedulable/NodeName/TaintToleration/NodeAffinity verdict on every node.
@@ -50,7 +47,7 @@ struct PodInfo {
   std::int32_t equivalence_class = 0;  // same class => same dry-run/filter result on a node
   bool has_pod_affinity = false;       // required pod affinity or anti-affinity terms
   std::int64_t grace_us = 30'000'000;
-  std::vector<std::int32_t> pdbs;  // indices of PDBs selecting this pod
+  std::vector<PdbId> pdbs;         // the PDBs selecting this pod, in order
   bool owned = false;              // has ownerReferences: a controller replaces it when preempted
   bool is_input = true;
   PodId replacement_of = kNoId;
@@ -59,10 +56,10 @@ struct PodInfo {
   // Pod groups (GenericWorkload on): the leaf PodGroup, the priority the pod has as a victim (its
   // root group's), the highest `all` ancestor that makes it part of an atomic victim, and its
   // victim type rank in MoreImportantVictim (Pod 1, PodGroup 2).
-  std::int32_t group = kNoId;
+  GroupId group = kNoId;
   bool waits_for_group = false;  // names a PodGroup that does not exist: never scheduled
   std::int32_t victim_priority = 0;
-  std::int32_t all_unit = kNoId;
+  GroupId all_unit = kNoId;
   int type_rank = 1;
   std::uint64_t bind_seq = 0;  // order of binding, keeps `NodeInfo::pods` in bind order
 
@@ -110,14 +107,14 @@ struct GroupInfo {
   const PodGroup* api = nullptr;
   std::string key;  // "ns/name"
   bool composite = false;
-  std::int32_t parent = kNoId;  // resolved parent CompositePodGroup (CompositePodGroup gate)
-  std::int32_t root = kNoId;    // topmost resolved ancestor (itself when a root)
+  GroupId parent = kNoId;  // resolved parent CompositePodGroup (CompositePodGroup gate)
+  GroupId root = kNoId;    // topmost resolved ancestor (itself when a root)
   std::int32_t priority = 0;
   DisruptionMode mode = DisruptionMode::kSingle;
-  std::int32_t all_ancestor = kNoId;  // highest group with mode `all` on the way to the root
+  GroupId all_ancestor = kNoId;  // highest group with mode `all` on the way to the root
   bool gang = false;                  // gang policy enforced (GangScheduling gate)
   int min_count = 0;
-  std::vector<std::int32_t> leaves;  // leaf PodGroups at or below this group
+  std::vector<GroupId> leaves;  // leaf PodGroups at or below this group
   std::vector<PodId> members;        // pods naming this PodGroup (leaves only)
   // Outcome bookkeeping.
   bool rejected = false;
@@ -160,19 +157,24 @@ class ClusterModel {
   ClusterModel(ClusterModel&&) = default;
 
   // One node, pod or pod group by its id (REQUIRES: a valid id).
-  NodeInfo& node(NodeId id) { return nodes_[static_cast<std::size_t>(id)]; }
-  const NodeInfo& node(NodeId id) const { return nodes_[static_cast<std::size_t>(id)]; }
-  PodInfo& pod(PodId id) { return pods_[static_cast<std::size_t>(id)]; }
-  const PodInfo& pod(PodId id) const { return pods_[static_cast<std::size_t>(id)]; }
-  GroupInfo& group(std::int32_t id) { return groups_[static_cast<std::size_t>(id)]; }
-  const GroupInfo& group(std::int32_t id) const { return groups_[static_cast<std::size_t>(id)]; }
-  std::vector<NodeInfo>& nodes() { return nodes_; }
-  const std::vector<NodeInfo>& nodes() const { return nodes_; }
-  std::deque<PodInfo>& pods() { return pods_; }
-  const std::deque<PodInfo>& pods() const { return pods_; }
-  std::vector<PdbState>& pdbs() { return pdbs_; }
-  std::vector<GroupInfo>& groups() { return groups_; }
-  const std::vector<GroupInfo>& groups() const { return groups_; }
+  NodeInfo& node(NodeId id) { return nodes_[id]; }
+  const NodeInfo& node(NodeId id) const { return nodes_[id]; }
+  PodInfo& pod(PodId id) { return pods_[id]; }
+  const PodInfo& pod(PodId id) const { return pods_[id]; }
+  GroupInfo& group(GroupId id) { return groups_[id]; }
+  const GroupInfo& group(GroupId id) const { return groups_[id]; }
+  const PdbState& pdb(PdbId id) const { return pdbs_[id]; }
+  using Nodes = IdVector<NodeId, NodeInfo>;
+  using Pods = IdVector<PodId, PodInfo, std::deque<PodInfo>>;  // references stay valid as it grows
+  using Groups = IdVector<GroupId, GroupInfo>;
+  using Pdbs = IdVector<PdbId, PdbState>;
+  Nodes& nodes() { return nodes_; }
+  const Nodes& nodes() const { return nodes_; }
+  Pods& pods() { return pods_; }
+  const Pods& pods() const { return pods_; }
+  Pdbs& pdbs() { return pdbs_; }
+  Groups& groups() { return groups_; }
+  const Groups& groups() const { return groups_; }
   // Bound pods that belong to a disruptionMode `all` hierarchy: their victims span nodes, so
   // per-node caches are off while there are any.
   int bound_pods_in_all_units() const { return bound_in_all_units_; }
@@ -183,8 +185,8 @@ class ClusterModel {
                                             : bound_victim_priorities_.begin()->first;
   }
   // All bound pods (running or terminating) of the leaves under group `ancestor`, by pod id.
-  std::vector<PodId> BoundPodsUnder(std::int32_t ancestor) const;
-  const std::vector<PdbState>& pdbs() const { return pdbs_; }
+  std::vector<PodId> BoundPodsUnder(GroupId ancestor) const;
+  const Pdbs& pdbs() const { return pdbs_; }
   ReasonTable& reasons() { return reasons_; }
   const ReasonTable& reasons() const { return reasons_; }
   // Node order for filtering: kube-scheduler's node tree order (zones round-robin).
@@ -255,8 +257,8 @@ class ClusterModel {
   // Every PDB whose disruptionsAllowed changed, in order (with repeats), and the pods each
   // selects (by id, whatever their state): a dry run depends on the budgets of its node's pods'
   // PDBs only, so indexes invalidate just the nodes those pods are bound to.
-  const std::vector<std::int32_t>& pdb_change_log() const { return pdb_change_log_; }
-  const std::vector<PodId>& pdb_pods(std::int32_t pdb) const { return pdb_pods_[static_cast<std::size_t>(pdb)]; }
+  const std::vector<PdbId>& pdb_change_log() const { return pdb_change_log_; }
+  const std::vector<PodId>& pdb_pods(PdbId pdb) const { return pdb_pods_[pdb]; }
   // Number of bound pods with required pod (anti-)affinity terms: when non-zero, filter results
   // depend on other nodes and the per-node caches are off.
   int bound_pods_with_affinity() const { return bound_with_affinity_; }
@@ -264,8 +266,9 @@ class ClusterModel {
   // Every node whose generation was bumped, in order (with repeats): lets per-class indexes
   // catch up with what changed since they last looked.
   const std::vector<NodeId>& change_log() const { return change_log_; }
-  // Position of each node in `node_order()`.
-  std::int32_t order_position(NodeId node) const { return order_pos_[static_cast<std::size_t>(node)]; }
+  // Position of each node in `node_order()`, and the node at a position.
+  std::int32_t order_position(NodeId node) const { return order_pos_[node]; }
+  NodeId node_at_position(std::int32_t pos) const { return node_order_[static_cast<std::size_t>(pos)]; }
 
 
  private:
@@ -279,23 +282,23 @@ class ClusterModel {
   PodInfo MakePodInfo(const Pod& pod, bool is_input);
 
   const ClusterState* state_;  // outlives the model: nodes and PDBs point into it
-  std::vector<NodeInfo> nodes_;
-  std::deque<PodInfo> pods_;  // deque: references stay valid as replacements are added
+  Nodes nodes_;
+  Pods pods_;
   std::deque<Pod> replacement_pods_;  // the api objects of pods created during the run (`PodInfo::pod`)
   std::deque<Node> updated_nodes_;    // nodes as Scenario steps left them (`NodeInfo::api`)
   std::deque<PodDisruptionBudget> applied_pdbs_;  // PDBs as Scenario steps applied them
   std::uint64_t node_spec_generation_ = 1;
   QuotaTracker quotas_;
-  std::vector<PdbState> pdbs_;
-  std::vector<GroupInfo> groups_;
-  std::unordered_map<std::string, std::int32_t> group_ids_;  // leaf PodGroups by "ns/name"
-  std::vector<NodeId> assumed_nomination_;                   // by PodId, for Assume/Forget
+  Pdbs pdbs_;
+  Groups groups_;
+  std::unordered_map<std::string, GroupId> group_ids_;  // leaf PodGroups by "ns/name"
+  IdVector<PodId, NodeId> assumed_nomination_;          // for Assume/Forget
   bool generic_workload_ = false;
   int bound_in_all_units_ = 0;
   std::map<std::int32_t, int> bound_victim_priorities_;  // bound pods by victim priority
   std::uint64_t bind_counter_ = 0;
   std::vector<NodeId> node_order_;
-  std::vector<std::int32_t> order_pos_;
+  IdVector<NodeId, std::int32_t> order_pos_;
   std::vector<NodeId> change_log_;
   ReasonTable reasons_;
   std::vector<std::pair<std::string, Labels>> namespace_labels_;
@@ -315,13 +318,13 @@ class ClusterModel {
   };
   std::unordered_map<EquivalenceKey, std::int32_t, EquivalenceKeyHash> class_ids_;
   std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
-  StaticClassId unconstrained_class_ = kNoId;  // the static class of pods without constraints
+  StaticClassId unconstrained_class_ = -1;  // the static class of pods without constraints
   std::unordered_map<std::string, NodeId> node_ids_;
   std::unordered_map<std::string, PodId> pod_ids_;
   std::uint64_t generation_ = 1;
   std::uint64_t pdb_generation_ = 1;
-  std::vector<std::int32_t> pdb_change_log_;
-  std::vector<std::vector<PodId>> pdb_pods_;  // by PDB index
+  std::vector<PdbId> pdb_change_log_;
+  IdVector<PdbId, std::vector<PodId>> pdb_pods_;
   std::uint64_t progress_generation_ = 1;
   int bound_with_affinity_ = 0;
   std::int64_t origin_us_ = 0;

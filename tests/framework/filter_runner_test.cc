@@ -20,6 +20,8 @@
 namespace kpsim::engine {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakeNode;
 using kpsim::testing::MakePod;
 
@@ -60,7 +62,7 @@ class FilterRunnerTest : public ::testing::Test {
                                                        &dynamic_calls_, &dynamic_rejects_));
     runner_ = std::make_unique<FilterRunner>(*model_, options_, std::move(plugins));
   }
-  const PodInfo& Pod0() const { return model_->pods()[0]; }
+  const PodInfo& Pod0() const { return model_->pod(0_pod); }
 
   ClusterState state_;
   EngineOptions options_;
@@ -72,7 +74,7 @@ class FilterRunnerTest : public ::testing::Test {
 
 TEST_F(FilterRunnerTest, ChainStopsAtTheFirstRejection) {
   local_rejects_ = true;
-  const Status s = runner_->Run(Pod0(), 0, model_->nodes()[0].requested, nullptr);
+  const Status s = runner_->Run(Pod0(), 0_node, model_->node(0_node).requested, nullptr);
   EXPECT_EQ(s.code(), Code::kUnschedulable);
   EXPECT_EQ(s.plugin(), PluginId::kNodeName);
   EXPECT_EQ(dynamic_calls_, 0);
@@ -80,7 +82,7 @@ TEST_F(FilterRunnerTest, ChainStopsAtTheFirstRejection) {
 
 TEST_F(FilterRunnerTest, NodeLocalVerdictIsComputedOncePerClassAndNode) {
   for (int i = 0; i < 3; ++i) {
-    EXPECT_TRUE(runner_->Run(Pod0(), 0, model_->nodes()[0].requested, nullptr).IsSuccess());
+    EXPECT_TRUE(runner_->Run(Pod0(), 0_node, model_->node(0_node).requested, nullptr).IsSuccess());
   }
 #ifdef NDEBUG
   EXPECT_EQ(local_calls_, 1);  // debug builds recompute it to check the cache
@@ -89,31 +91,31 @@ TEST_F(FilterRunnerTest, NodeLocalVerdictIsComputedOncePerClassAndNode) {
 }
 
 TEST_F(FilterRunnerTest, CachedVerdictIsReusedUntilTheNodeChanges) {
-  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0, nullptr).IsSuccess());
-  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0, nullptr).IsSuccess());
+  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0_node, nullptr).IsSuccess());
+  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0_node, nullptr).IsSuccess());
 #ifdef NDEBUG
   EXPECT_EQ(dynamic_calls_, 1);
 #endif
   // A bound pod changes the node's generation: the verdict is computed again.
-  model_->Bind(0, 0, SimTime{});
+  model_->Bind(0_pod, 0_node, SimTime{});
   dynamic_rejects_ = true;
-  EXPECT_EQ(runner_->CachedFilter(Pod0(), 0, nullptr).code(), Code::kUnschedulable);
+  EXPECT_EQ(runner_->CachedFilter(Pod0(), 0_node, nullptr).code(), Code::kUnschedulable);
 }
 
 TEST_F(FilterRunnerTest, DisabledCachesComputeEveryVerdict) {
   options_.disable_caches = true;
   EXPECT_FALSE(runner_->CachesUsable(nullptr));
-  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0, nullptr).IsSuccess());
+  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0_node, nullptr).IsSuccess());
   dynamic_rejects_ = true;
-  EXPECT_EQ(runner_->CachedFilter(Pod0(), 0, nullptr).code(), Code::kUnschedulable);
+  EXPECT_EQ(runner_->CachedFilter(Pod0(), 0_node, nullptr).code(), Code::kUnschedulable);
 }
 
 #ifndef NDEBUG
 // A plugin that claims to be node-local but is not: the debug check catches the stale verdict.
 TEST_F(FilterRunnerTest, DebugBuildCatchesAStaleCachedVerdict) {
-  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0, nullptr).IsSuccess());
+  EXPECT_TRUE(runner_->CachedFilter(Pod0(), 0_node, nullptr).IsSuccess());
   dynamic_rejects_ = true;  // the verdict changes while the node's generation does not
-  EXPECT_DEATH((void)runner_->CachedFilter(Pod0(), 0, nullptr), "cached verdict differs");
+  EXPECT_DEATH((void)runner_->CachedFilter(Pod0(), 0_node, nullptr), "cached verdict differs");
 }
 #endif
 

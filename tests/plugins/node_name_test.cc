@@ -13,6 +13,8 @@
 namespace kpsim::engine::plugin_test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakeNode;
 using kpsim::testing::MakePod;
 
@@ -25,10 +27,10 @@ TEST(NodeNameTest, OnlyTheNamedNodeFits) {
   ClusterModel model(state, options);
   const NodeName plugin(model.reasons());
   EXPECT_TRUE(plugin.node_local());
-  const NodeInfo& n1 = model.nodes()[0];
-  const NodeInfo& n2 = model.nodes()[1];
-  EXPECT_TRUE(plugin.Filter(model.pods()[0], n1, FilterInput{n1.requested}).IsSuccess());  // names none
-  Pod named = model.pods()[0].pod;
+  const NodeInfo& n1 = model.node(0_node);
+  const NodeInfo& n2 = model.node(1_node);
+  EXPECT_TRUE(plugin.Filter(model.pod(0_pod), n1, FilterInput{n1.requested}).IsSuccess());  // names none
+  Pod named = model.pod(0_pod).pod;
   named.spec.node_name = "n2";
   const PodInfo pod{named};
   EXPECT_TRUE(plugin.Filter(pod, n2, FilterInput{n2.requested}).IsSuccess());

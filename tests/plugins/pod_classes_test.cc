@@ -15,6 +15,8 @@
 namespace kpsim::engine::test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakeNode;
 using kpsim::testing::MakePod;
 
@@ -50,22 +52,22 @@ TEST(PodClassesTest, FollowsBindsTerminationsAndRemovalsThroughTheChangeLog) {
       });
   EXPECT_TRUE(classes.classes().empty());  // lazy
   classes.CatchUp();
-  EXPECT_EQ(CountsOf(classes, model, "web"), (std::map<NodeId, std::int64_t>{{0, 1}}));
-  EXPECT_EQ(CountsOf(classes, model, "db"), (std::map<NodeId, std::int64_t>{{1, 1}}));
+  EXPECT_EQ(CountsOf(classes, model, "web"), (std::map<NodeId, std::int64_t>{{0_node, 1}}));
+  EXPECT_EQ(CountsOf(classes, model, "db"), (std::map<NodeId, std::int64_t>{{1_node, 1}}));
   EXPECT_EQ(classes.flagged_total(), 1);
 
-  model.Bind(2, 1, SimTime{});
+  model.Bind(2_pod, 1_node, SimTime{});
   EXPECT_EQ(classes.flagged_total(), 1);  // not caught up yet
   classes.CatchUp();
-  EXPECT_EQ(CountsOf(classes, model, "web"), (std::map<NodeId, std::int64_t>{{0, 1}, {1, 1}}));
+  EXPECT_EQ(CountsOf(classes, model, "web"), (std::map<NodeId, std::int64_t>{{0_node, 1}, {1_node, 1}}));
   EXPECT_EQ(classes.flagged_total(), 2);
 
-  model.MarkTerminating(0, /*by_preemption=*/true);
+  model.MarkTerminating(0_pod, /*by_preemption=*/true);
   classes.CatchUp();
-  EXPECT_EQ(CountsOf(classes, model, "web"), (std::map<NodeId, std::int64_t>{{1, 1}}));
+  EXPECT_EQ(CountsOf(classes, model, "web"), (std::map<NodeId, std::int64_t>{{1_node, 1}}));
   EXPECT_EQ(classes.flagged_total(), 1);
 
-  model.Remove(1, SimTime{});
+  model.Remove(1_pod, SimTime{});
   classes.CatchUp();
   EXPECT_TRUE(CountsOf(classes, model, "db").empty());
   ASSERT_EQ(classes.classes().size(), 2U);

@@ -11,6 +11,8 @@
 namespace kpsim::engine::plugin_test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 // A DoNotSchedule zone constraint of maxSkew 1 over app=web.
 Pod SpreadWeb(std::string name) {
   Pod pod = MakePod(std::move(name)).Label("app", "web").Build();
@@ -75,12 +77,12 @@ TEST_F(SpreadFilterTest, TheCycleStateFollowsPodsRemovedAndAddedBack) {
   const PodInfo& w1 = model_->pod(*model_->FindPod("default/w1"));
   const PodInfo& w2 = model_->pod(*model_->FindPod("default/w2"));
   AffinityState branch = state;
-  branch.AddPod(*model_, w1, nodes[static_cast<std::size_t>(a1)], -1);
-  branch.AddPod(*model_, w2, nodes[static_cast<std::size_t>(a2)], -1);
-  const ResourceList& requested = nodes[static_cast<std::size_t>(a1)].requested;
+  branch.AddPod(*model_, w1, nodes[a1], -1);
+  branch.AddPod(*model_, w2, nodes[a2], -1);
+  const ResourceList& requested = nodes[a1].requested;
   EXPECT_TRUE(filters.Run(p, a1, requested, &branch).IsSuccess());
   EXPECT_EQ(filters.Run(p, a1, requested, &state).plugin(), PluginId::kPodTopologySpread);
-  branch.AddPod(*model_, w2, nodes[static_cast<std::size_t>(a2)], +1);
+  branch.AddPod(*model_, w2, nodes[a2], +1);
   EXPECT_EQ(filters.Run(p, a1, requested, &branch).plugin(), PluginId::kPodTopologySpread);
 }
 

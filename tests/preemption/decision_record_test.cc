@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,8 @@
 namespace kpsim::engine::test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakePdb;
 using kpsim::testing::MakePod;
 using kpsim::testing::MakePodGroup;
@@ -41,11 +44,15 @@ struct NameSource {
             [&r](ResultIndex i) { return r.GroupName(i); }, [&r](ResultIndex i) { return r.PdbName(i); }};
   }
   static NameSource Of(const ClusterModel& m) {
-    auto at = [](const auto& v, ResultIndex i) -> const auto& { return v.at(static_cast<std::size_t>(i)); };
-    return {[&m, at](ResultIndex i) { return at(m.pods(), i).key; },
-            [&m, at](ResultIndex i) { return at(m.nodes(), i).name; },
-            [&m, at](ResultIndex i) { return at(m.groups(), i).key; },
-            [&m, at](ResultIndex i) { return at(m.pdbs(), i).key; }};
+    // The record's indices are the model's ids; an unknown one fails the test, not the process.
+    auto at = [](const auto& v, auto id) -> const auto& {
+      if (!v.contains(id)) throw std::out_of_range("no such id in the model");
+      return v[id];
+    };
+    return {[&m, at](ResultIndex i) { return at(m.pods(), PodId(i)).key; },
+            [&m, at](ResultIndex i) { return at(m.nodes(), NodeId(i)).name; },
+            [&m, at](ResultIndex i) { return at(m.groups(), GroupId(i)).key; },
+            [&m, at](ResultIndex i) { return at(m.pdbs(), PdbId(i)).key; }};
   }
   std::string Node(ResultIndex i) const { return i == kNoIndex ? std::string() : node(i); }
   Names Pods(const std::vector<ResultIndex>& ids) const {

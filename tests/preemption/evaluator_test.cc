@@ -19,6 +19,8 @@
 namespace kpsim::engine::test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakePod;
 
 class EvaluatorTest : public ::testing::Test {
@@ -37,10 +39,10 @@ class EvaluatorTest : public ::testing::Test {
   PodId Id(const std::string& name) { return model_->FindPod("default/" + name).value(); }
   const PodInfo& Pod(const std::string& name) { return model_->pod(Id(name)); }
   // The Filter verdicts the cycle would hand over, by NodeId.
-  std::vector<Status> Statuses(const PodInfo& pod) {
-    std::vector<Status> out;
-    for (std::size_t n = 0; n < model_->nodes().size(); ++n) {
-      out.push_back(filters_->Run(pod, static_cast<NodeId>(n), model_->nodes()[n].requested, nullptr));
+  NodeStatuses Statuses(const PodInfo& pod) {
+    NodeStatuses out;
+    for (NodeId n : model_->nodes().ids()) {
+      out.push_back(filters_->Run(pod, n, model_->node(n).requested, nullptr));
     }
     return out;
   }
@@ -93,8 +95,8 @@ TEST_F(EvaluatorTest, NoCandidateIsNotHelpfulWithTheDryRunStatuses) {
   EXPECT_EQ(out.kind, PreemptionOutcome::Kind::kNotHelpful);
   EXPECT_EQ(out.dry_runs, 1);
   ASSERT_EQ(out.dry_statuses.size(), 2u);
-  EXPECT_FALSE(out.dry_statuses[0].IsSuccess()) << "n1's dry run found no victims";
-  EXPECT_TRUE(out.dry_statuses[1].IsSuccess()) << "n2 had no dry run";
+  EXPECT_FALSE(out.dry_statuses[0_node].IsSuccess()) << "n1's dry run found no victims";
+  EXPECT_TRUE(out.dry_statuses[1_node].IsSuccess()) << "n2 had no dry run";
 }
 
 // Setup: n1 runs a priority-5 pod, n2 a priority-1 pod; p (priority 10) fits on either once its

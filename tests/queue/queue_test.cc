@@ -22,6 +22,8 @@
 namespace kpsim::engine {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakeNode;
 using kpsim::testing::MakePod;
 using std::chrono::milliseconds;
@@ -57,7 +59,7 @@ class QueueTest : public ::testing::Test {
     return out;
   }
 
-  void Progress(SimTime now) { model_->Bind(other_, 0, now); }
+  void Progress(SimTime now) { model_->Bind(other_, 0_node, now); }
 
   // A failed attempt that lands in the (normal) backoffQ: rejected for resources, then an
   // assigned pod's deletion moves it out of the pool while it is still backing off.
@@ -77,46 +79,46 @@ class QueueTest : public ::testing::Test {
 
 TEST_F(QueueTest, HigherPriorityPopsFirst) {
   Build({10, 1000, -5, 100});
-  for (PodId p = 0; p < 4; ++p) queue_->Add(p, At(seconds(0)));
-  EXPECT_EQ(Drain(), (std::vector<PodId>{1, 3, 0, 2}));
+  for (PodId p : IdRange<PodId>(4)) queue_->Add(p, At(seconds(0)));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{1_pod, 3_pod, 0_pod, 2_pod}));
 }
 
 TEST_F(QueueTest, EqualPriorityEarlierTimestampFirst) {
   Build({10, 10, 10});
-  queue_->Add(0, At(seconds(5)));
-  queue_->Add(1, At(seconds(3)));
-  queue_->Add(2, At(seconds(4)));
-  EXPECT_EQ(Drain(), (std::vector<PodId>{1, 2, 0}));
+  queue_->Add(0_pod, At(seconds(5)));
+  queue_->Add(1_pod, At(seconds(3)));
+  queue_->Add(2_pod, At(seconds(4)));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{1_pod, 2_pod, 0_pod}));
 }
 
 TEST_F(QueueTest, EqualPriorityAndTimestampPopInInsertionOrder) {
   Build({7, 7, 7, 7});
-  for (PodId p : {2, 0, 3, 1}) queue_->Add(p, At(seconds(1)));
-  EXPECT_EQ(Drain(), (std::vector<PodId>{2, 0, 3, 1}));
+  for (PodId p : {2_pod, 0_pod, 3_pod, 1_pod}) queue_->Add(p, At(seconds(1)));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{2_pod, 0_pod, 3_pod, 1_pod}));
 }
 
 TEST_F(QueueTest, PriorityBeatsAnEarlierTimestamp) {
   Build({1, 2});
-  queue_->Add(0, At(seconds(0)));
-  queue_->Add(1, At(seconds(100)));
-  EXPECT_EQ(Drain(), (std::vector<PodId>{1, 0}));
+  queue_->Add(0_pod, At(seconds(0)));
+  queue_->Add(1_pod, At(seconds(100)));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{1_pod, 0_pod}));
 }
 
 TEST_F(QueueTest, ReAddingMovesThePodBehindEqualPriorityPods) {
   // The queue timestamp is the time of (re)entry, not of creation.
   Build({5, 5});
-  queue_->Add(0, At(seconds(0)));
-  queue_->Add(1, At(seconds(1)));
-  queue_->Add(0, At(seconds(2)));
-  EXPECT_EQ(Drain(), (std::vector<PodId>{1, 0}));
+  queue_->Add(0_pod, At(seconds(0)));
+  queue_->Add(1_pod, At(seconds(1)));
+  queue_->Add(0_pod, At(seconds(2)));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{1_pod, 0_pod}));
 }
 
 TEST_F(QueueTest, RemovedPodIsForgotten) {
   Build({1, 2});
-  queue_->Add(0, At(seconds(0)));
-  queue_->Add(1, At(seconds(0)));
-  queue_->Remove(1);
-  EXPECT_EQ(Drain(), (std::vector<PodId>{0}));
+  queue_->Add(0_pod, At(seconds(0)));
+  queue_->Add(1_pod, At(seconds(0)));
+  queue_->Remove(1_pod);
+  EXPECT_EQ(Drain(), (std::vector<PodId>{0_pod}));
   EXPECT_TRUE(queue_->Empty());
 }
 
@@ -129,35 +131,35 @@ TEST_F(QueueTest, BackoffDoublesFromOneSecondUpToTenSeconds) {
   Build({0}, /*pop_from_backoff_q=*/false);
   const std::vector<int> expected = {1, 2, 4, 8, 10, 10, 10};
   SimTime now = At(seconds(0));
-  queue_->Add(0, now);
-  ASSERT_EQ(queue_->Pop(), std::optional<PodId>(0));
+  queue_->Add(0_pod, now);
+  ASSERT_EQ(queue_->Pop(), std::optional<PodId>(0_pod));
   for (std::size_t attempt = 0; attempt < expected.size(); ++attempt) {
-    Backoff(0, now);
-    EXPECT_EQ(queue_->attempts(0), static_cast<int>(attempt) + 1);
+    Backoff(0_pod, now);
+    EXPECT_EQ(queue_->attempts(0_pod), static_cast<int>(attempt) + 1);
     const SimTime due = now + seconds(expected[attempt]);
     EXPECT_EQ(queue_->NextFlushTime(now), std::optional<SimTime>(due)) << "attempt " << attempt + 1;
     queue_->Flush(due - seconds(1));
     EXPECT_EQ(queue_->Pop(), std::nullopt) << "attempt " << attempt + 1 << " left backoff early";
     queue_->Flush(due);
-    EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0)) << "attempt " << attempt + 1;
+    EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod)) << "attempt " << attempt + 1;
     now = due;
   }
 }
 
 TEST_F(QueueTest, BackoffExpiryIsTruncatedToTheSecondWithPopFromBackoffQ) {
   Build({0});
-  Backoff(0, At(milliseconds(2700)));
+  Backoff(0_pod, At(milliseconds(2700)));
   // 2.7 s + 1 s = 3.7 s, truncated to the 3 s ordering window.
   EXPECT_EQ(queue_->NextFlushTime(At(milliseconds(2700))), std::optional<SimTime>(At(seconds(3))));
 }
 
 TEST_F(QueueTest, WithinOneBackoffWindowHigherPriorityLeavesFirst) {
   Build({1, 50});
-  Backoff(0, At(milliseconds(300)));
-  Backoff(1, At(milliseconds(700)));
+  Backoff(0_pod, At(milliseconds(300)));
+  Backoff(1_pod, At(milliseconds(700)));
   // Both expire in the 1 s window (1.3 s and 1.7 s truncated), so backoffQ orders them by
   // priority: popping from it (activeQ empty) yields the later-failing, higher-priority pod.
-  EXPECT_EQ(Drain(), (std::vector<PodId>{1, 0}));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{1_pod, 0_pod}));
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -165,30 +167,30 @@ TEST_F(QueueTest, WithinOneBackoffWindowHigherPriorityLeavesFirst) {
 
 TEST_F(QueueTest, PopsFromBackoffQWhenActiveQIsEmptyWithTheGateOn) {
   Build({0, 0});
-  Backoff(0, At(seconds(0)));
+  Backoff(0_pod, At(seconds(0)));
   EXPECT_FALSE(queue_->Empty());
-  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod));
 }
 
 TEST_F(QueueTest, ActiveQStillComesBeforeBackoffQWithTheGateOn) {
   Build({100, 0});
-  Backoff(0, At(seconds(0)));
-  queue_->Add(1, At(seconds(0)));
-  EXPECT_EQ(Drain(), (std::vector<PodId>{1, 0}));
+  Backoff(0_pod, At(seconds(0)));
+  queue_->Add(1_pod, At(seconds(0)));
+  EXPECT_EQ(Drain(), (std::vector<PodId>{1_pod, 0_pod}));
 }
 
 TEST_F(QueueTest, DoesNotPopFromBackoffQWithTheGateOff) {
   Build({0}, /*pop_from_backoff_q=*/false);
-  Backoff(0, At(seconds(0)));
+  Backoff(0_pod, At(seconds(0)));
   EXPECT_EQ(queue_->Pop(), std::nullopt);
   queue_->Flush(At(seconds(1)));
-  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod));
 }
 
 TEST_F(QueueTest, UnschedulablePoolIsNeverPoppedDirectly) {
   Build({0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
   EXPECT_EQ(queue_->Pop(), std::nullopt);
 }
 
@@ -197,51 +199,51 @@ TEST_F(QueueTest, UnschedulablePoolIsNeverPoppedDirectly) {
 
 TEST_F(QueueTest, AssignedPodDeleteMovesPodsRejectedForResources) {
   Build({0}, /*pop_from_backoff_q=*/false);
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
   queue_->OnEvent(ClusterEvent::kAssignedPodAdd, At(seconds(5)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "a pod arriving frees no resources";
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod)) << "a pod arriving frees no resources";
   queue_->OnEvent(ClusterEvent::kAssignedPodDelete, At(seconds(5)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
-  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0)) << "backoff (1 s) was over: straight to activeQ";
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod)) << "backoff (1 s) was over: straight to activeQ";
 }
 
 TEST_F(QueueTest, EventDuringBackoffMovesThePodToBackoffQ) {
   Build({0}, /*pop_from_backoff_q=*/false);
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodeResourcesFit), At(seconds(10)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kNodeResourcesFit), At(seconds(10)));
   queue_->OnEvent(ClusterEvent::kAssignedPodDelete, At(milliseconds(10500)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
   EXPECT_EQ(queue_->Pop(), std::nullopt) << "still backing off until 11 s";
   queue_->Flush(At(seconds(11)));
-  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod));
 }
 
 TEST_F(QueueTest, AssignedPodDeleteLeavesPodsRejectedByNodeLocalPlugins) {
   Build({0, 0, 0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration), At(seconds(0)));
-  queue_->AddUnschedulable(1, MaskOf(PluginId::kNodeAffinity), At(seconds(0)));
-  queue_->AddUnschedulable(2, MaskOf(PluginId::kNodeUnschedulable), At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kTaintToleration), At(seconds(0)));
+  queue_->AddUnschedulable(1_pod, MaskOf(PluginId::kNodeAffinity), At(seconds(0)));
+  queue_->AddUnschedulable(2_pod, MaskOf(PluginId::kNodeUnschedulable), At(seconds(0)));
   queue_->OnEvent(ClusterEvent::kAssignedPodDelete, At(seconds(5)));
   queue_->OnEvent(ClusterEvent::kAssignedPodAdd, At(seconds(5)));
-  for (PodId p = 0; p < 3; ++p) EXPECT_TRUE(queue_->IsUnschedulable(p)) << p;
+  for (PodId p : IdRange<PodId>(3)) EXPECT_TRUE(queue_->IsUnschedulable(p)) << p;
   queue_->OnEvent(ClusterEvent::kNodeAdd, At(seconds(6)));
-  for (PodId p = 0; p < 3; ++p) EXPECT_FALSE(queue_->IsUnschedulable(p)) << p;
+  for (PodId p : IdRange<PodId>(3)) EXPECT_FALSE(queue_->IsUnschedulable(p)) << p;
 }
 
 TEST_F(QueueTest, AnyRejectingPluginThatCaresIsEnough) {
   Build({0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration) | MaskOf(PluginId::kNodeResourcesFit),
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kTaintToleration) | MaskOf(PluginId::kNodeResourcesFit),
                            At(seconds(0)));
   queue_->OnEvent(ClusterEvent::kAssignedPodDelete, At(seconds(5)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
 }
 
 TEST_F(QueueTest, AssignedPodAddMovesPodsRejectedByInterPodAffinity) {
   Build({0, 0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
-  queue_->AddUnschedulable(1, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
+  queue_->AddUnschedulable(1_pod, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
   queue_->OnEvent(ClusterEvent::kAssignedPodAdd, At(seconds(5)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
-  EXPECT_TRUE(queue_->IsUnschedulable(1));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
+  EXPECT_TRUE(queue_->IsUnschedulable(1_pod));
 }
 
 // NodePorts.isSchedulableAfterPodDeleted: a deleted scheduled pod helps a pod rejected by NodePorts
@@ -257,15 +259,15 @@ TEST_F(QueueTest, AssignedPodDeleteMovesNodePortsRejectsOnlyWhenAConflictingPort
   for (Pod& p : state_.pods) p.spec.preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
   model_.emplace(state_, EngineOptions{});
   queue_.emplace(*model_, QueueOptions{});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodePorts), At(seconds(0)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 1, At(seconds(5)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "port 81 is not the one asked for";
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 2, At(seconds(5)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "80/UDP does not conflict with 80/TCP";
-  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, 3, At(seconds(5)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "NodePorts does not register for pod additions";
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 3, At(seconds(5)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0)) << "10.0.0.1:80/TCP conflicts with 0.0.0.0:80/TCP";
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kNodePorts), At(seconds(0)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 1_pod, At(seconds(5)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod)) << "port 81 is not the one asked for";
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 2_pod, At(seconds(5)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod)) << "80/UDP does not conflict with 80/TCP";
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, 3_pod, At(seconds(5)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod)) << "NodePorts does not register for pod additions";
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, 3_pod, At(seconds(5)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod)) << "10.0.0.1:80/TCP conflicts with 0.0.0.0:80/TCP";
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -275,42 +277,42 @@ TEST_F(QueueTest, AssignedPodDeleteMovesNodePortsRejectsOnlyWhenAConflictingPort
 // 30 s tick at which it has been parked for more than 5 minutes (330 s), not before.
 TEST_F(QueueTest, UnschedulablePodsReturnAtTheFirstTickAfterFiveMinutes) {
   Build({0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration), At(seconds(10)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kTaintToleration), At(seconds(10)));
   Progress(At(seconds(20)));
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(20))), std::optional<SimTime>(At(seconds(330))));
   queue_->Flush(At(seconds(300)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
   queue_->Flush(At(seconds(329)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0)) << "329 s is no 30 s tick";
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod)) << "329 s is no 30 s tick";
   queue_->Flush(At(seconds(330)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
-  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod));
 }
 
 TEST_F(QueueTest, ExactlyFiveMinutesIsNotEnough) {
   Build({0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration), At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kTaintToleration), At(seconds(0)));
   Progress(At(seconds(1)));
   queue_->Flush(At(seconds(300)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
   queue_->Flush(At(seconds(330)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
 }
 
 TEST_F(QueueTest, FlushSkipsPodsThatSawNoProgress) {
   // A retry would fail identically, so nothing is scheduled for it and the run can end.
   Build({0});
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration), At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kTaintToleration), At(seconds(0)));
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(0))), std::nullopt);
   queue_->Flush(At(seconds(600)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
 }
 
 TEST_F(QueueTest, NextFlushTimeReportsTheEarliestBackoffExpiry) {
   Build({0, 0});
-  Backoff(0, At(seconds(0)));  // attempt 1: 1 s
-  Backoff(1, At(seconds(0)));
-  Backoff(1, At(seconds(0)));  // attempt 2: 2 s
+  Backoff(0_pod, At(seconds(0)));  // attempt 1: 1 s
+  Backoff(1_pod, At(seconds(0)));
+  Backoff(1_pod, At(seconds(0)));  // attempt 2: 2 s
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(0))), std::optional<SimTime>(At(seconds(1))));
   queue_->Flush(At(seconds(1)));
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(1))), std::optional<SimTime>(At(seconds(2))));
@@ -321,15 +323,15 @@ TEST_F(QueueTest, NextFlushTimeReportsTheEarliestBackoffExpiry) {
 
 TEST_F(QueueTest, ErrorBackoffIsNotPoppedEarlyEvenWithTheGateOn) {
   Build({0});
-  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, /*rejectors=*/0, At(seconds(0)));
   EXPECT_EQ(queue_->Pop(), std::nullopt);
   queue_->Flush(At(seconds(1)));
-  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0));
+  EXPECT_EQ(queue_->Pop(), std::optional<PodId>(0_pod));
 }
 
 TEST_F(QueueTest, ErrorRetryWithoutProgressIsNoReasonToAdvanceTheClock) {
   Build({0});
-  queue_->AddUnschedulable(0, /*rejectors=*/0, At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, /*rejectors=*/0, At(seconds(0)));
   // Nothing happened since the attempt: a retry would fail identically.
   EXPECT_EQ(queue_->NextFlushTime(At(seconds(0))), std::nullopt);
   Progress(At(seconds(0)));
@@ -374,44 +376,44 @@ class QueueHintTest : public ::testing::Test {
 
 TEST_F(QueueHintTest, InterPodAffinityQueuesOnlyForPodsMatchingItsTerms) {
   Build(/*with_affinity=*/true);
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
   // Added pods help when they match the affinity terms; deleted ones when they match the
   // anti-affinity terms.
-  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/3, At(seconds(1)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/1, At(seconds(1)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/3, At(seconds(1)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/2, At(seconds(1)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/1, At(seconds(1)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(2)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/2, At(seconds(3)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/3_pod, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/1_pod, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/3_pod, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/2_pod, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/1_pod, At(seconds(1)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kInterPodAffinity), At(seconds(2)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/2_pod, At(seconds(3)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
 }
 
 TEST_F(QueueHintTest, WithoutAffinityTermsAnAddedPodNeverHelps) {
   Build(/*with_affinity=*/false);
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
-  for (PodId subject : {1, 2, 3}) queue_->OnEvent(ClusterEvent::kAssignedPodAdd, subject, At(seconds(1)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kInterPodAffinity), At(seconds(0)));
+  for (PodId subject : {1_pod, 2_pod, 3_pod}) queue_->OnEvent(ClusterEvent::kAssignedPodAdd, subject, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
 }
 
 TEST_F(QueueHintTest, NodeResourcesFitQueuesOnAnyDeletionAndNoAddition) {
   Build(/*with_affinity=*/false);
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
-  for (PodId subject : {1, 2, 3}) queue_->OnEvent(ClusterEvent::kAssignedPodAdd, subject, At(seconds(1)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/3, At(seconds(1)));
-  EXPECT_FALSE(queue_->IsUnschedulable(0));
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
+  for (PodId subject : {1_pod, 2_pod, 3_pod}) queue_->OnEvent(ClusterEvent::kAssignedPodAdd, subject, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/3_pod, At(seconds(1)));
+  EXPECT_FALSE(queue_->IsUnschedulable(0_pod));
 }
 
 TEST_F(QueueHintTest, NodeLocalPluginsIgnorePodEvents) {
   Build(/*with_affinity=*/false);
-  queue_->AddUnschedulable(0, MaskOf(PluginId::kTaintToleration) | MaskOf(PluginId::kNodeAffinity),
+  queue_->AddUnschedulable(0_pod, MaskOf(PluginId::kTaintToleration) | MaskOf(PluginId::kNodeAffinity),
                            At(seconds(0)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/1, At(seconds(1)));
-  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/2, At(seconds(1)));
-  EXPECT_TRUE(queue_->IsUnschedulable(0));
+  queue_->OnEvent(ClusterEvent::kAssignedPodDelete, /*subject=*/1_pod, At(seconds(1)));
+  queue_->OnEvent(ClusterEvent::kAssignedPodAdd, /*subject=*/2_pod, At(seconds(1)));
+  EXPECT_TRUE(queue_->IsUnschedulable(0_pod));
 }
 
 }  // namespace

@@ -29,6 +29,8 @@
 namespace kpsim::engine::test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakeCompositePodGroup;
 using kpsim::testing::MakePdb;
 using kpsim::testing::MakePod;
@@ -56,19 +58,19 @@ class PodGroupTest : public ::testing::Test, public CycleHarness {
   }
   ClusterModel& M() { return *own_; }
   Framework& F() { return *fw_; }
-  std::int32_t G(const std::string& name) {
+  GroupId G(const std::string& name) {
     const std::string key = "default/" + name;
-    for (std::size_t i = 0; i < own_->groups().size(); ++i) {
-      if (own_->groups()[i].key == key) return static_cast<std::int32_t>(i);
+    for (GroupId id : own_->groups().ids()) {
+      if (own_->group(id).key == key) return id;
     }
     ADD_FAILURE() << "no group " << key;
-    return 0;
+    return GroupId(0);
   }
   const GroupInfo& GI(const std::string& name) { return own_->group(G(name)); }
   PodId P(const std::string& name) {
     const std::optional<PodId> id = own_->FindPod("default/" + name);
     EXPECT_TRUE(id.has_value()) << "no pod " << name;
-    return id.value_or(0);
+    return id.value_or(PodId(0));
   }
   const PodInfo& PI(const std::string& name) { return own_->pod(P(name)); }
   Names Keys(const std::vector<PodId>& ids) {
@@ -577,12 +579,12 @@ TEST_F(PodGroupTest, GangPlacesNothingUnlessMinCountFitsAndLeavesTheModelUnchang
   AddGroup(MakePodGroup("g").Priority(10).Gang(3).Build());
   for (const char* name : {"a", "b", "c"}) AddPod(Member(name, "g", 10, "1"));
   Build();
-  const ResourceList requested = M().nodes()[0].requested;
+  const ResourceList requested = M().node(0_node).requested;
   const GroupPlacement placement = F().PlaceGroup(G("g"), F().PendingMembers(G("g")));
   EXPECT_FALSE(placement.feasible);
   EXPECT_FALSE(placement.message.empty());
-  EXPECT_EQ(M().nodes()[0].requested, requested);
-  EXPECT_TRUE(M().nodes()[0].pods.empty());
+  EXPECT_EQ(M().node(0_node).requested, requested);
+  EXPECT_TRUE(M().node(0_node).pods.empty());
 }
 
 TEST_F(PodGroupTest, GangWithEnoughRoomPlacesEveryPod) {
@@ -594,7 +596,7 @@ TEST_F(PodGroupTest, GangWithEnoughRoomPlacesEveryPod) {
   const GroupPlacement placement = F().PlaceGroup(G("g"), F().PendingMembers(G("g")));
   EXPECT_TRUE(placement.feasible);
   EXPECT_EQ(placement.assigned.size(), 3u);
-  EXPECT_TRUE(M().nodes()[0].pods.empty());  // tentative only
+  EXPECT_TRUE(M().node(0_node).pods.empty());  // tentative only
 }
 
 TEST_F(PodGroupTest, GangPolicyIsBasicWithoutTheGangSchedulingGate) {
@@ -721,7 +723,7 @@ TEST_F(ReprieveTest, MostImportantVictimIsReprievedFirst) {
   EXPECT_EQ(wap.assignments[0].first, P("a"));
   EXPECT_EQ(wap.assignments[0].second, *M().FindNode("n1"));
   // The model is as before.
-  EXPECT_EQ(M().nodes()[0].pods, (std::vector<PodId>{P("hi"), P("lo")}));
+  EXPECT_EQ(M().node(0_node).pods, (std::vector<PodId>{P("hi"), P("lo")}));
   EXPECT_EQ(PI("a").node, kNoId);
 }
 

@@ -24,6 +24,8 @@
 namespace kpsim::engine::test {
 namespace {
 
+using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namespace)
+
 using kpsim::testing::MakeNode;
 using kpsim::testing::MakePdb;
 using kpsim::testing::MakePod;
@@ -80,7 +82,7 @@ TEST_P(PdbDisruptionsAllowedTest, ComputedFromTheSpec) {
   pdb.meta.namespace_ = "default";
   state.pdbs.push_back(pdb);
   const ClusterModel model(state, EngineOptions{});
-  EXPECT_EQ(model.pdbs()[0].DisruptionsAllowed(), c.expected_allowed);
+  EXPECT_EQ(model.pdb(0_pdb).DisruptionsAllowed(), c.expected_allowed);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, PdbDisruptionsAllowedTest, ::testing::ValuesIn(PdbCases()),
@@ -102,7 +104,7 @@ class ClusterModelTest : public ::testing::Test {
     state_.pdbs.push_back(pdb);
     model_.emplace(state_, EngineOptions{});
   }
-  int Allowed() const { return model_->pdbs()[0].DisruptionsAllowed(); }
+  int Allowed() const { return model_->pdb(0_pdb).DisruptionsAllowed(); }
 
   ClusterState state_;
   std::optional<ClusterModel> model_;
@@ -117,13 +119,13 @@ TEST_F(ClusterModelTest, GivenDisruptionsAllowedIsTheStartingPoint) {
 TEST_F(ClusterModelTest, GivenDisruptionsAllowedFollowsPodsComingAndGoing) {
   Build(MakePdb("b").MinAvailable(1).DisruptionsAllowed(1).Selector("app", "x").Build());
   EXPECT_EQ(Allowed(), 1);
-  model_->MarkTerminating(0, /*by_preemption=*/true);
+  model_->MarkTerminating(0_pod, /*by_preemption=*/true);
   EXPECT_EQ(Allowed(), 0);
-  model_->Remove(0, SimTime{std::chrono::seconds(30)});
+  model_->Remove(0_pod, SimTime{std::chrono::seconds(30)});
   EXPECT_EQ(Allowed(), 0);
-  const PodId replacement = model_->AddReplacement(0, "x-new", SimTime{std::chrono::seconds(30)});
+  const PodId replacement = model_->AddReplacement(0_pod, "x-new", SimTime{std::chrono::seconds(30)});
   EXPECT_EQ(Allowed(), 0) << "a pending replacement is not healthy yet";
-  model_->Bind(replacement, 0, SimTime{std::chrono::seconds(31)});
+  model_->Bind(replacement, 0_node, SimTime{std::chrono::seconds(31)});
   EXPECT_EQ(Allowed(), 1);
 }
 
@@ -132,15 +134,15 @@ TEST_F(ClusterModelTest, ComputedBudgetDropsWhileAReplacedVictimTerminates) {
   // count at 3 while the victim terminates, so no further disruption is allowed.
   Build(MakePdb("b").MaxUnavailable(1).Selector("app", "x").Build());
   EXPECT_EQ(Allowed(), 1);
-  model_->MarkTerminating(0, /*by_preemption=*/true);
-  model_->AddReplacement(0, "x-new", SimTime{});
+  model_->MarkTerminating(0_pod, /*by_preemption=*/true);
+  model_->AddReplacement(0_pod, "x-new", SimTime{});
   EXPECT_EQ(Allowed(), 0);
 }
 
 TEST_F(ClusterModelTest, EveryPdbChangeBumpsThePdbGeneration) {
   Build(MakePdb("b").MinAvailable(1).Selector("app", "x").Build());
   const std::uint64_t before = model_->pdb_generation();
-  model_->MarkTerminating(1, /*by_preemption=*/true);
+  model_->MarkTerminating(1_pod, /*by_preemption=*/true);
   EXPECT_GT(model_->pdb_generation(), before);
 }
 
@@ -151,17 +153,17 @@ TEST_F(ClusterModelTest, EveryPdbChangeBumpsThePdbGeneration) {
 TEST_F(ClusterModelTest, PdbChangeLogRecordsChangesOfDisruptionsAllowedOnly) {
   Build(MakePdb("b").MaxUnavailable(1).Selector("app", "x").Build());
   const std::size_t start = model_->pdb_change_log().size();
-  model_->MarkTerminating(0, /*by_preemption=*/true);
+  model_->MarkTerminating(0_pod, /*by_preemption=*/true);
   EXPECT_EQ(Allowed(), 1);
   EXPECT_EQ(model_->pdb_change_log().size(), start);
-  const PodId replacement = model_->AddReplacement(0, "x-new", SimTime{});
+  const PodId replacement = model_->AddReplacement(0_pod, "x-new", SimTime{});
   EXPECT_EQ(Allowed(), 0);
   ASSERT_EQ(model_->pdb_change_log().size(), start + 1);
-  EXPECT_EQ(model_->pdb_change_log().back(), 0);
-  model_->Bind(replacement, 0, SimTime{std::chrono::seconds(1)});
+  EXPECT_EQ(model_->pdb_change_log().back(), 0_pdb);
+  model_->Bind(replacement, 0_node, SimTime{std::chrono::seconds(1)});
   EXPECT_EQ(Allowed(), 1);
   EXPECT_EQ(model_->pdb_change_log().size(), start + 2);
-  EXPECT_EQ(model_->pdb_pods(0), (std::vector<PodId>{0, 1, 2, replacement}));
+  EXPECT_EQ(model_->pdb_pods(0_pdb), (std::vector<PodId>{0_pod, 1_pod, 2_pod, replacement}));
 }
 
 TEST(ClusterModelPdbMatchingTest, PdbSelectsPodsOfItsNamespaceWithLabelsOnly) {
@@ -179,11 +181,11 @@ TEST(ClusterModelPdbMatchingTest, PdbSelectsPodsOfItsNamespaceWithLabelsOnly) {
   empty.selector = LabelSelector{};
   state.pdbs.push_back(empty);
   const ClusterModel model(state, EngineOptions{});
-  EXPECT_EQ(model.pods()[0].pdbs, std::vector<std::int32_t>{0});
-  EXPECT_TRUE(model.pods()[1].pdbs.empty());
-  EXPECT_TRUE(model.pods()[2].pdbs.empty()) << "pods without labels are never selected";
-  EXPECT_EQ(model.pdbs()[0].healthy, 1);
-  EXPECT_EQ(model.pdbs()[1].healthy, 0) << "an empty selector selects nothing";
+  EXPECT_EQ(model.pod(0_pod).pdbs, std::vector<PdbId>{0_pdb});
+  EXPECT_TRUE(model.pod(1_pod).pdbs.empty());
+  EXPECT_TRUE(model.pod(2_pod).pdbs.empty()) << "pods without labels are never selected";
+  EXPECT_EQ(model.pdb(0_pdb).healthy, 1);
+  EXPECT_EQ(model.pdb(1_pdb).healthy, 0) << "an empty selector selects nothing";
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -244,15 +246,15 @@ TEST(ClusterModelPodsTest, BoundPodsAddUpOnTheirNodeEvenWhenOverCommitted) {
   state.pods.push_back(Admitted(MakePod("b").Node("n1").Cpu("800m").Build()));
   state.pods.push_back(Admitted(MakePod("pending").Cpu("1").Build()));
   ClusterModel model(state, EngineOptions{});
-  const NodeInfo& n = model.nodes()[0];
+  const NodeInfo& n = model.node(0_node);
   EXPECT_EQ(n.requested.milli_cpu, 1600);
   EXPECT_EQ(n.requested.memory, std::int64_t{1} << 30);
   EXPECT_EQ(n.requested.pods, 2);
-  EXPECT_EQ(n.pods, (std::vector<PodId>{0, 1}));
-  EXPECT_EQ(model.pods()[2].state, PodState::kPending);
-  model.Remove(0, SimTime{});
-  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 800);
-  EXPECT_EQ(model.nodes()[0].requested.pods, 1);
+  EXPECT_EQ(n.pods, (std::vector<PodId>{0_pod, 1_pod}));
+  EXPECT_EQ(model.pod(2_pod).state, PodState::kPending);
+  model.Remove(0_pod, SimTime{});
+  EXPECT_EQ(model.node(0_node).requested.milli_cpu, 800);
+  EXPECT_EQ(model.node(0_node).requested.pods, 1);
 }
 
 TEST(ClusterModelPodsTest, DefaultsOfAPodInfo) {
@@ -261,14 +263,14 @@ TEST(ClusterModelPodsTest, DefaultsOfAPodInfo) {
   state.pods.push_back(Admitted(MakePod("plain").Build()));
   state.pods.push_back(Admitted(MakePod("graceful").Uid("u-1").GracePeriod(5).Cpu("250m").Build()));
   const ClusterModel model(state, EngineOptions{});
-  const PodInfo& plain = model.pods()[0];
+  const PodInfo& plain = model.pod(0_pod);
   EXPECT_EQ(plain.key, "default/plain");
   EXPECT_EQ(plain.uid, "default/plain");
   EXPECT_EQ(plain.grace_us, 30'000'000) << "terminationGracePeriodSeconds defaults to 30";
   EXPECT_EQ(plain.request.pods, 1);
   EXPECT_EQ(plain.nonzero_cpu, 100) << "scoring counts a zero cpu request as 100m";
   EXPECT_EQ(plain.nonzero_memory, 200 * 1024 * 1024);
-  const PodInfo& graceful = model.pods()[1];
+  const PodInfo& graceful = model.pod(1_pod);
   EXPECT_EQ(graceful.uid, "u-1");
   EXPECT_EQ(graceful.grace_us, 5'000'000);
   EXPECT_EQ(graceful.nonzero_cpu, 250);
@@ -280,9 +282,9 @@ TEST(ClusterModelPodsTest, TerminalPodsAreGoneAndHoldNothing) {
   state.pods.push_back(Admitted(MakePod("done").Node("n1").Cpu("1").Phase("Succeeded").Build()));
   state.pods.push_back(Admitted(MakePod("failed").Node("n1").Cpu("1").Phase("Failed").Build()));
   const ClusterModel model(state, EngineOptions{});
-  EXPECT_EQ(model.pods()[0].state, PodState::kDeleted);
-  EXPECT_EQ(model.pods()[1].state, PodState::kDeleted);
-  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 0);
+  EXPECT_EQ(model.pod(0_pod).state, PodState::kDeleted);
+  EXPECT_EQ(model.pod(1_pod).state, PodState::kDeleted);
+  EXPECT_EQ(model.node(0_node).requested.milli_cpu, 0);
 }
 
 TEST(ClusterModelPodsTest, TerminatingInputPodsKnowWhetherPreemptionCausedIt) {
@@ -293,11 +295,11 @@ TEST(ClusterModelPodsTest, TerminatingInputPodsKnowWhetherPreemptionCausedIt) {
   deleted.meta.deletion_timestamp = WallTime{kOriginUs};
   state.pods.push_back(deleted);
   const ClusterModel model(state, EngineOptions{});
-  EXPECT_EQ(model.pods()[0].state, PodState::kTerminating);
-  EXPECT_TRUE(model.pods()[0].terminating_by_preemption);
-  EXPECT_EQ(model.pods()[1].state, PodState::kTerminating);
-  EXPECT_FALSE(model.pods()[1].terminating_by_preemption);
-  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 2000) << "terminating pods hold their resources";
+  EXPECT_EQ(model.pod(0_pod).state, PodState::kTerminating);
+  EXPECT_TRUE(model.pod(0_pod).terminating_by_preemption);
+  EXPECT_EQ(model.pod(1_pod).state, PodState::kTerminating);
+  EXPECT_FALSE(model.pod(1_pod).terminating_by_preemption);
+  EXPECT_EQ(model.node(0_node).requested.milli_cpu, 2000) << "terminating pods hold their resources";
 }
 
 TEST(ClusterModelPodsTest, InputNominationsApplyToPendingPodsOnly) {
@@ -308,22 +310,22 @@ TEST(ClusterModelPodsTest, InputNominationsApplyToPendingPodsOnly) {
   state.pods.push_back(Admitted(MakePod("bound").Node("n1").NominatedNode("n2").Build()));
   state.pods.push_back(Admitted(MakePod("unknown").NominatedNode("nowhere").Build()));
   ClusterModel model(state, EngineOptions{});
-  EXPECT_EQ(model.pods()[0].nominated, 1);
-  EXPECT_EQ(model.pods()[1].nominated, kNoId);
-  EXPECT_EQ(model.pods()[2].nominated, kNoId);
-  EXPECT_EQ(model.nodes()[1].nominated, std::vector<PodId>{0});
+  EXPECT_EQ(model.pod(0_pod).nominated, 1_node);
+  EXPECT_EQ(model.pod(1_pod).nominated, kNoId);
+  EXPECT_EQ(model.pod(2_pod).nominated, kNoId);
+  EXPECT_EQ(model.node(1_node).nominated, std::vector<PodId>{0_pod});
   // Moving and clearing a nomination keeps both sides current.
-  const std::uint64_t generation = model.nodes()[0].generation;
-  model.SetNomination(0, 0);
-  EXPECT_EQ(model.nodes()[0].nominated, std::vector<PodId>{0});
-  EXPECT_TRUE(model.nodes()[1].nominated.empty());
-  EXPECT_GT(model.nodes()[0].generation, generation);
-  EXPECT_EQ(model.pods()[0].nominated, 0);
-  model.SetNomination(0, kNoId);
-  EXPECT_TRUE(model.nodes()[0].nominated.empty());
-  EXPECT_EQ(model.pods()[0].nominated, kNoId);
+  const std::uint64_t generation = model.node(0_node).generation;
+  model.SetNomination(0_pod, 0_node);
+  EXPECT_EQ(model.node(0_node).nominated, std::vector<PodId>{0_pod});
+  EXPECT_TRUE(model.node(1_node).nominated.empty());
+  EXPECT_GT(model.node(0_node).generation, generation);
+  EXPECT_EQ(model.pod(0_pod).nominated, 0_node);
+  model.SetNomination(0_pod, kNoId);
+  EXPECT_TRUE(model.node(0_node).nominated.empty());
+  EXPECT_EQ(model.pod(0_pod).nominated, kNoId);
   // The api object stays as admitted: the model's fields are the live state.
-  EXPECT_EQ(model.pods()[0].pod.status.nominated_node_name, "n2");
+  EXPECT_EQ(model.pod(0_pod).pod.status.nominated_node_name, "n2");
 }
 
 // Expect: a node's nominees mirror its nominated pods' priority and requests as nominations
@@ -335,18 +337,18 @@ TEST(ClusterModelPodsTest, NomineesAndLowestBoundPriorityFollowChanges) {
   state.pods.push_back(Admitted(MakePod("b").Priority(7).Cpu("2").NominatedNode("n1").Build()));
   state.pods.push_back(Admitted(MakePod("low").Priority(1).Cpu("100m").Build()));
   ClusterModel model(state, EngineOptions{});
-  const NodeInfo& node = model.nodes()[0];
+  const NodeInfo& node = model.node(0_node);
   ASSERT_EQ(node.nominees.size(), 2u);
   EXPECT_EQ(node.nominees[0].priority, 5);
   EXPECT_EQ(node.nominees[1].request.milli_cpu, 2000);
   EXPECT_EQ(model.min_bound_victim_priority(), std::numeric_limits<std::int32_t>::max());
-  model.Bind(0, 0, SimTime{});
+  model.Bind(0_pod, 0_node, SimTime{});
   ASSERT_EQ(node.nominees.size(), 1u);
   EXPECT_EQ(node.nominees[0].priority, 7);
   EXPECT_EQ(model.min_bound_victim_priority(), 5);
-  model.Bind(2, 0, SimTime{});
+  model.Bind(2_pod, 0_node, SimTime{});
   EXPECT_EQ(model.min_bound_victim_priority(), 1);
-  model.Remove(2, SimTime{std::chrono::seconds(1)});
+  model.Remove(2_pod, SimTime{std::chrono::seconds(1)});
   EXPECT_EQ(model.min_bound_victim_priority(), 5);
 }
 
@@ -355,11 +357,11 @@ TEST(ClusterModelPodsTest, BindingClearsTheNomination) {
   state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
   state.pods.push_back(Admitted(MakePod("p").NominatedNode("n1").Build()));
   ClusterModel model(state, EngineOptions{});
-  model.Bind(0, 0, SimTime{std::chrono::seconds(3)});
-  EXPECT_EQ(model.pods()[0].nominated, kNoId);
-  EXPECT_TRUE(model.nodes()[0].nominated.empty());
-  EXPECT_EQ(model.pods()[0].state, PodState::kRunning);
-  EXPECT_EQ(model.pods()[0].scheduled_at, SimTime{std::chrono::seconds(3)});
+  model.Bind(0_pod, 0_node, SimTime{std::chrono::seconds(3)});
+  EXPECT_EQ(model.pod(0_pod).nominated, kNoId);
+  EXPECT_TRUE(model.node(0_node).nominated.empty());
+  EXPECT_EQ(model.pod(0_pod).state, PodState::kRunning);
+  EXPECT_EQ(model.pod(0_pod).scheduled_at, SimTime{std::chrono::seconds(3)});
 }
 
 TEST(ClusterModelPodsTest, PodBoundToAnUnknownNodeIsRunningNowhere) {
@@ -367,10 +369,10 @@ TEST(ClusterModelPodsTest, PodBoundToAnUnknownNodeIsRunningNowhere) {
   state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
   state.pods.push_back(Admitted(MakePod("lost").Node("ghost").Cpu("1").Build()));
   const ClusterModel model(state, EngineOptions{});
-  EXPECT_EQ(model.pods()[0].state, PodState::kRunning);
-  EXPECT_EQ(model.pods()[0].node, kNoId);
-  EXPECT_EQ(model.pods()[0].last_failure, "bound to node ghost, which is not in the input");
-  EXPECT_EQ(model.nodes()[0].requested.milli_cpu, 0);
+  EXPECT_EQ(model.pod(0_pod).state, PodState::kRunning);
+  EXPECT_EQ(model.pod(0_pod).node, kNoId);
+  EXPECT_EQ(model.pod(0_pod).last_failure, "bound to node ghost, which is not in the input");
+  EXPECT_EQ(model.node(0_node).requested.milli_cpu, 0);
 }
 
 TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
@@ -379,13 +381,13 @@ TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
   state.pods.push_back(Admitted(
       MakePod("web-abc").Uid("u").Node("n1").Cpu("1").Label("app", "web").Owner("ReplicaSet", "web").Build()));
   ClusterModel model(state, EngineOptions{});
-  model.MarkTerminating(0, /*by_preemption=*/true);
-  const PodId r = model.AddReplacement(0, "web-xyz", SimTime{std::chrono::seconds(2)});
+  model.MarkTerminating(0_pod, /*by_preemption=*/true);
+  const PodId r = model.AddReplacement(0_pod, "web-xyz", SimTime{std::chrono::seconds(2)});
   const PodInfo& info = model.pod(r);
   EXPECT_EQ(info.key, "default/web-xyz");
   EXPECT_EQ(info.state, PodState::kPending);
   EXPECT_EQ(info.node, kNoId);
-  EXPECT_EQ(info.replacement_of, 0);
+  EXPECT_EQ(info.replacement_of, 0_pod);
   EXPECT_FALSE(info.is_input);
   EXPECT_TRUE(info.owned);
   EXPECT_EQ(info.request.milli_cpu, 1000);

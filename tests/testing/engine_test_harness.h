@@ -120,7 +120,7 @@ class CycleHarness {
                                                                     : std::string(pod);
     const std::optional<PodId> id = model_->FindPod(key);
     EXPECT_TRUE(id.has_value()) << "no pod " << key;
-    return id.value_or(0);
+    return id.value_or(PodId(0));
   }
 
   std::unique_ptr<ClusterModel> model_;
