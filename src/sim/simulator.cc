@@ -1307,7 +1307,7 @@ SimulationResult Simulator::Collect() {
   for (const Resize& r : resizes_) {
     // A resize still Deferred at the end: the pod's PodResizePending condition.
     if (r.done) continue;
-    PodOutcome& out = result_.pods[static_cast<std::size_t>(r.pod)];
+    PodOutcome& out = result_.pods[r.pod.index()];
     if (model_.pod(r.pod).state != PodState::kRunning) continue;
     out.condition = "PodResizePending";
     out.reason = fmt::format("resize {}: asks for {}", r.infeasible ? "Infeasible" : "Deferred", RequestsText(r.target));

@@ -568,7 +568,7 @@ PodId ClusterModel::AddPod(const Pod& api, SimTime now) {
 }
 
 void ClusterModel::ResizePod(PodId pod_id, const ResourceList& requests) {
-  PodInfo& pod = pods_[static_cast<std::size_t>(pod_id)];
+  PodInfo& pod = pods_[pod_id];
   const bool bound = pod.node != kNoId;
   if (bound) Detach(pod_id);
   pod.request = requests;
