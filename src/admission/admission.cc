@@ -229,10 +229,10 @@ class Admitter {
     }
   }
 
+  // The namespace (defaulted, or cleared for cluster-scoped kinds) and a generated name; returns
+  // the object's display name ("ns/name" or "name").
   template <typename T>
-  void AdmitTyped(T value, const Object& object, std::size_t position,
-                  AdmissionOutcome& outcome) {
-    // 1) What the API server fills in before anything else: the namespace, a generated name.
+  std::string FillInMeta(T& value, const Object& object, std::size_t position) const {
     ObjectMeta& meta = value.meta;
     const bool namespaced = !IsClusterScoped(object.kind);
     if (!namespaced) {
@@ -246,7 +246,15 @@ class Admitter {
     if (meta.name.empty() && !meta.generate_name.empty()) {
       meta.name = UniqueGeneratedName(object, meta, position);
     }
-    outcome.name = namespaced ? meta.namespace_ + "/" + meta.name : meta.name;
+    return namespaced ? meta.namespace_ + "/" + meta.name : meta.name;
+  }
+
+  template <typename T>
+  void AdmitTyped(T value, const Object& object, std::size_t position,
+                  AdmissionOutcome& outcome) {
+    // 1) What the API server fills in before anything else: the namespace, a generated name.
+    ObjectMeta& meta = value.meta;
+    outcome.name = FillInMeta(value, object, position);
 
     // 2) Create or update.
     const Key key{object.kind, meta.namespace_, meta.name};
@@ -313,19 +321,7 @@ class Admitter {
   template <typename T>
   void AdmitTimed(T& value, const Object& object, AdmissionOutcome& outcome, Operation& operation) {
     ObjectMeta& meta = value.meta;
-    const bool namespaced = !IsClusterScoped(object.kind);
-    if (!namespaced) {
-      meta.namespace_.clear();
-    } else if (meta.namespace_.empty()) {
-      meta.namespace_ = std::string(kDefaultNamespace);
-    }
-    if constexpr (std::is_same_v<T, PodGroup>) {
-      value.composite = object.kind == ObjectKind::kCompositePodGroup;
-    }
-    if (meta.name.empty() && !meta.generate_name.empty()) {
-      meta.name = UniqueGeneratedName(object, meta, objects_seen_ + timed_latest_.size());
-    }
-    outcome.name = namespaced ? meta.namespace_ + "/" + meta.name : meta.name;
+    outcome.name = FillInMeta(value, object, objects_seen_ + timed_latest_.size());
     const Key key{object.kind, meta.namespace_, meta.name};
     const T* old = nullptr;
     if (auto latest = timed_latest_.find(key); latest != timed_latest_.end()) {

@@ -535,9 +535,13 @@ PodId ClusterModel::AddReplacement(PodId victim_id, std::string name, SimTime no
 PodId ClusterModel::AddReplacement(PodId victim_id, Pod api) {
   pods_[victim_id].replaced = true;
   const Pod& pod = replacement_pods_.emplace_back(std::move(api));
+  return AddCreated(pod, victim_id);
+}
+
+PodId ClusterModel::AddCreated(const Pod& pod, PodId replacement_of) {
   quotas_.Add(pod);
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
-  info.replacement_of = victim_id;
+  info.replacement_of = replacement_of;
   const PodId id = pods_.next_id();
   pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
   JoinGroup(info, id);
@@ -554,17 +558,7 @@ PodId ClusterModel::AddPod(const Pod& api, SimTime now) {
   if (!pod.meta.creation_timestamp) {
     pod.meta.creation_timestamp = WallTime{origin_us_ + now.time_since_epoch().count()};
   }
-  quotas_.Add(pod);
-  PodInfo info = MakePodInfo(pod, /*is_input=*/false);
-  const PodId id = pods_.next_id();
-  pod_ids_[info.key] = id;
-  JoinGroup(info, id);
-  pods_.push_back(std::move(info));
-  for (PdbId pdb : pods_.back().pdbs) pdb_pods_[pdb].push_back(id);
-  AdjustPdbs(pods_.back(), 0, 1);
-  ++generation_;
-  ++progress_generation_;
-  return id;
+  return AddCreated(pod, kNoId);
 }
 
 void ClusterModel::ResizePod(PodId pod_id, const ResourceList& requests) {

@@ -280,6 +280,8 @@ class ClusterModel {
   void RemoveFromNode(PodId pod);
   void AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta);
   PodInfo MakePodInfo(const Pod& pod, bool is_input);
+  // A pod created during the run (stored in replacement_pods_) joins the model, pending.
+  PodId AddCreated(const Pod& pod, PodId replacement_of);
 
   const ClusterState* state_;  // outlives the model: nodes and PDBs point into it
   Nodes nodes_;
