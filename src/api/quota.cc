@@ -140,7 +140,7 @@ bool PodMatchesScope(const Pod& pod, const ScopeRequirement& r) {
       case ScopeOperator::kExists: return !name.empty();
       case ScopeOperator::kIn: return listed;
       case ScopeOperator::kNotIn: return !listed;
-      case ScopeOperator::kDoesNotExist: return false;  // the label "PriorityClass" is always set
+      case ScopeOperator::kDoesNotExist: return name.empty();  // the label is set only for a named class
     }
   }
   return false;
@@ -187,6 +187,7 @@ std::optional<std::string> QuotaTracker::Check(const Pod& pod) const {
     for (const LimitedResource& l : config_->limited_resources) {
       if (l.resource != "pods" || !l.api_group.empty()) continue;
       for (const auto& [name, v] : usage) {
+        if (v <= 0) continue;  // limitedByDefault: only what the pod uses
         for (const std::string& part : l.match_contains) {
           if (name.find(part) != std::string::npos) limited_names.insert(name);
         }
@@ -214,13 +215,15 @@ std::optional<std::string> QuotaTracker::Check(const Pod& pod) const {
       }
     }
     if (!missing.empty()) {
+      // Constraints' errors as utilerrors.NewAggregate prints them: one bare, several in [a, b].
       std::string detail;
       for (const auto& [name, containers] : missing) {
         std::string list;
         for (const std::string& c : containers) list += (list.empty() ? "" : ",") + c;
-        detail += (detail.empty() ? "" : "; ") + name + " for: " + list;
+        detail += (detail.empty() ? "" : ", ") + std::string("must specify ") + name + " for: " + list;
       }
-      return fmt::format("failed quota: {}: must specify {}", s.quota.meta.name, detail);
+      if (missing.size() > 1) detail = "[" + detail + "]";
+      return fmt::format("failed quota: {}: {}", s.quota.meta.name, detail);
     }
     interesting.push_back(&s);
     for (const auto& [name, v] : s.hard) {
@@ -242,8 +245,8 @@ std::optional<std::string> QuotaTracker::Check(const Pod& pod) const {
   for (const QuotaStatus* s : interesting) {
     QuotaAmounts requested, failed_requested, failed_used, failed_hard;
     for (const auto& [name, limit] : s->hard) {
-      if (!Has(usage, name)) continue;
       const std::int64_t want = Amount(usage, name);
+      if (want == 0) continue;  // quota.RemoveZeros: what the pod does not use is never refused
       const std::int64_t used = Amount(s->used, name);
       if (used + want > limit) {
         failed_requested.emplace_back(name, want);

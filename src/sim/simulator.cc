@@ -103,6 +103,8 @@ class Simulator {
     std::optional<std::int64_t> available;  // observed, raised by each eviction's usage
     std::optional<std::int64_t> threshold;
     bool active = true;
+    std::vector<PodId> evicted;
+    SimTime over_at{};  // when its condition (and taint) ends, once recovered
   };
   void StartPressure(const TimedStep& timed);
   // In-place resizes (spec §19): a resize the kubelet could not fit yet is Deferred; it is
@@ -307,11 +309,12 @@ void Simulator::ProcessTimed(const Timed& t) {
       return;
     case TimedKind::kTerminationDone: {
       if (pod.state != PodState::kTerminating) return;
-      const std::string node = model_.node(pod.node).name;
+      const std::string node = pod.node != kNoId ? model_.node(pod.node).name : std::string();
       model_.Remove(t.pod, now_);
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
       queue_.OnEvent(ClusterEvent::kAssignedPodDelete, t.pod, now_);
+      RetryRefusedCreates();  // before a StatefulSet's recreate, which is tried once here
       if (pod.owned && (pod.terminating_by_preemption || pod.replace_when_gone) && !pod.replaced &&
           IsStatefulSetPod(pod)) {
         // The StatefulSet controller recreates pod <name>-<ordinal> once the old one is deleted.
@@ -319,7 +322,6 @@ void Simulator::ProcessTimed(const Timed& t) {
                           fmt::format("recreated by its StatefulSet under the same name, replacing {} pod {}",
                                       pod.terminating_by_preemption ? "preempted" : "deleted", pod.key));
       }
-      RetryRefusedCreates();
       RetryResizes();
       return;
     }
@@ -568,6 +570,13 @@ void Simulator::StartResize(const TimedStep& timed) {
   r.step = &timed;
   r.pod = *id;
   r.target = pod.request;
+  for (Resize& earlier : resizes_) {
+    // spec.resources holds the latest desired value: a resize still waiting is superseded, and the
+    // new one starts from what it asked for.
+    if (earlier.pod != r.pod || earlier.done) continue;
+    if (!earlier.infeasible) r.target = earlier.target;
+    earlier.done = true;
+  }
   for (const auto& [name, q] : timed.step.requests) r.target.Set(name, q);
   r.target.pods = 1;
   ResourceList capacity = node.allocatable;
@@ -669,6 +678,7 @@ void Simulator::ResizePreemption(Resize& r) {
                   pod.key, node.name, dry.candidate->victims.size()));
   PreemptVictims(dry.candidate->victims, pod, "", node.name);
   for (const Victim& v : dry.candidate->victims) r.victims.push_back(v.pod);
+  CountPreemption(preemptions_, r.pod, "Pod " + pod.key, node.name);
 }
 
 void Simulator::RetryResizes() {
@@ -830,11 +840,13 @@ void Simulator::DeleteStep(const TimedStep& timed) {
     }
     PodInfo& pod = model_.pod(*id);
     const std::string node = pod.node != kNoId ? model_.node(pod.node).name : std::string();
-    if (pod.state == PodState::kPending) {
+    if (pod.state == PodState::kPending || pod.node == kNoId) {
+      // Nothing to terminate on a node (a pending pod, or one bound to a node not in the input).
       pod.in_queue = false;
-      queue_.Remove(*id);
+      if (pod.state == PodState::kPending) queue_.Remove(*id);
       model_.Remove(*id, now_);
-      Emit(EventReason::kDeleted, pod, "", fmt::format("deleted by Scenario {} step {} while pending", timed.scenario, step.index));
+      Emit(EventReason::kDeleted, pod, "", fmt::format("deleted by Scenario {} step {}", timed.scenario, step.index));
+      Replace(*id, "deleted pod");
       RetryRefusedCreates();
       return;
     }
@@ -946,7 +958,11 @@ void Simulator::Housekeeping(std::size_t index) {
     for (const PodMetrics& m : state_.pod_metrics) {
       if (m.meta.name == pod.pod.meta.name && m.meta.namespace_ == pod.pod.meta.namespace_) metrics = &m;
     }
-    candidates.push_back(MakeEvictionCandidate(pod.pod, pod.priority, p.signal, metrics, usage));
+    EvictionCandidate c = MakeEvictionCandidate(pod.pod, pod.priority, p.signal, metrics, usage);
+    // The live requests (an actuated resize changed them), not the api object's.
+    if (EvictionResource(p.signal) == "memory") c.request = pod.request.memory;
+    if (EvictionResource(p.signal) == "ephemeral-storage") c.request = pod.request.ephemeral_storage;
+    candidates.push_back(std::move(c));
     ids.push_back(id);
   }
   const std::vector<RankedPod> ranked = RankForEviction(p.signal, candidates);
@@ -967,6 +983,20 @@ void Simulator::Housekeeping(std::size_t index) {
   const auto at = std::find_if(ids.begin(), ids.end(), [&](PodId id) { return model_.pod(id).key == chosen->candidate.pod; });
   const PodId victim = *at;
   PodInfo& pod = model_.pod(victim);
+  if (pod.replacement_of != kNoId &&
+      std::find(p.evicted.begin(), p.evicted.end(), pod.replacement_of) != p.evicted.end()) {
+    // The pod to evict replaces one this pressure evicted (it tolerates the pressure taint and
+    // came back): the kubelet would evict and the controller recreate forever.
+    p.active = false;
+    const std::string message = fmt::format(
+        "pressure: node {} would evict {}, the replacement of a pod it already evicted; the kubelet and its "
+        "controller would repeat this forever, so kpsim ends this pressure here",
+        node.name, pod.key);
+    StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name, message);
+    StepWarning(timed, "EvictionLoop", message);
+    return;
+  }
+  p.evicted.push_back(victim);
   Emit(EventReason::kEvicted, pod, node.name,
        fmt::format("{}(ranked first of {}: {})", chosen->message, ranked.size(), chosen->reason));
   result_.events.back().scenario = timed.scenario;
@@ -986,13 +1016,17 @@ void Simulator::Housekeeping(std::size_t index) {
             fmt::format("pressure: node {} recovered{}; {} stays True for the {}s evictionPressureTransitionPeriod", node.name,
                         p.available ? fmt::format(" ({} available)", FormatBinarySI(*p.available)) : std::string(),
                         PressureCondition(p.signal), kPressureTransitionPeriod.count() / 1'000'000));
-  AddTimed(now_ + kPressureTransitionPeriod, TimedKind::kPressureOver, kNoId, static_cast<std::int32_t>(index));
+  p.over_at = now_ + kPressureTransitionPeriod;
+  AddTimed(p.over_at, TimedKind::kPressureOver, kNoId, static_cast<std::int32_t>(index));
 }
 
 void Simulator::EndPressure(std::size_t index) {
   const Pressure& p = pressures_[index];
   for (const Pressure& other : pressures_) {
-    if (&other != &p && other.node == p.node && other.signal == p.signal && other.active) return;
+    // Another pressure still holds the same condition's taint (memory.available and
+    // allocatableMemory.available share one).
+    if (&other == &p || other.node != p.node || PressureTaintKey(other.signal) != PressureTaintKey(p.signal)) continue;
+    if (other.active || other.over_at > now_) return;
   }
   Node api = *model_.node(p.node).api;
   const std::string key(PressureTaintKey(p.signal));
@@ -1209,6 +1243,10 @@ SimulationResult Simulator::Run() {
       Timed t = timed_.top();
       timed_.pop();
       ProcessTimed(t);
+    }
+    if (looping_) {  // a resize preemption reached the loop limit
+      result_.end_reason = "preemption-loop";
+      break;
     }
     queue_.Flush(now_);
     if (auto entity = queue_.Pop()) {

@@ -631,10 +631,11 @@ void ClusterModel::ApplyPdb(const PodDisruptionBudget& api) {
 
 bool ClusterModel::DeletePdb(std::string_view key) {
   auto it = std::find_if(pdbs_.begin(), pdbs_.end(), [&](const PdbState& p) { return p.key == key; });
-  if (it == pdbs_.end()) return false;
+  if (it == pdbs_.end() || it->deleted) return false;
   PodDisruptionBudget none = *it->api;
   none.selector.reset();  // selects nothing from now on
   ApplyPdb(none);
+  std::find_if(pdbs_.begin(), pdbs_.end(), [&](const PdbState& p) { return p.key == key; })->deleted = true;
   return true;
 }
 

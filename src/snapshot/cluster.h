@@ -132,6 +132,7 @@ struct PdbState {
   std::int32_t healthy_at_start = 0;
   std::int32_t desired_at_start = 0;
   // Live counts of matching pods.
+  bool deleted = false;       // a Scenario step deleted it: it selects nothing
   std::int32_t healthy = 0;   // running, not terminating
   std::int32_t expected = 0;  // existing, not terminating (pending or running)
 

@@ -55,8 +55,9 @@ TEST(PodMatchesScopeTest, PriorityClassOperatorsAsTheLabelSelectorReadsThem) {
   EXPECT_TRUE(PodMatchesScope(none, Scope("PriorityClass", ScopeOperator::kNotIn, {"high"})));
   EXPECT_TRUE(PodMatchesScope(high, Scope("PriorityClass", ScopeOperator::kExists)));
   EXPECT_FALSE(PodMatchesScope(none, Scope("PriorityClass", ScopeOperator::kExists)));
-  // The label is always set (possibly empty), so DoesNotExist never matches.
-  EXPECT_FALSE(PodMatchesScope(none, Scope("PriorityClass", ScopeOperator::kDoesNotExist)));
+  // podMatchesSelector sets the label only for a named class.
+  EXPECT_TRUE(PodMatchesScope(none, Scope("PriorityClass", ScopeOperator::kDoesNotExist)));
+  EXPECT_FALSE(PodMatchesScope(high, Scope("PriorityClass", ScopeOperator::kDoesNotExist)));
   EXPECT_TRUE(PodMatchesScope(none, Scope("BestEffort", ScopeOperator::kExists)));
   EXPECT_FALSE(PodMatchesScope(WithClass(MakePod("c").Cpu("1").Build(), ""), Scope("BestEffort", ScopeOperator::kExists)));
 }
@@ -86,7 +87,10 @@ TEST(QuotaTrackerTest, CpuOrMemoryUnderQuotaMustBeDeclaredByEveryContainer) {
   pod.meta.namespace_ = "default";
   pod.spec.containers = {{"app", 0, 0, ContainerRequest::kRequestsCpu, false},
                          {"init", 0, 0, ContainerRequest::kRequestsMemory, true}};
-  EXPECT_EQ(t.Check(pod), "failed quota: compute: must specify limits.cpu for: app,init; requests.memory for: app");
+  EXPECT_EQ(t.Check(pod),
+            "failed quota: compute: [must specify limits.cpu for: app,init, must specify requests.memory for: app]");
+  pod.spec.containers[0].declared |= ContainerRequest::kRequestsMemory;
+  EXPECT_EQ(t.Check(pod), "failed quota: compute: must specify limits.cpu for: app,init");
 }
 
 TEST(QuotaTrackerTest, LimitedScopesNeedACoveringQuota) {
@@ -105,12 +109,23 @@ TEST(QuotaTrackerTest, LimitedScopesNeedACoveringQuota) {
   EXPECT_EQ(t.Check(critical), std::nullopt);
 }
 
+TEST(QuotaTrackerTest, WhatThePodDoesNotUseIsNeverRefused) {
+  // Already over its cpu quota (a snapshot can be): a pod requesting no cpu is still admitted.
+  const ResourceQuota q = Quota("cpu", {{"requests.cpu", "1"}});
+  const Pod big = WithClass(MakePod("big").Cpu("2").Build(), "");
+  QuotaTracker t;
+  t.ApplyQuota(q, {&big});
+  EXPECT_EQ(t.Check(WithClass(MakePod("none").Build(), "")), std::nullopt);
+  EXPECT_NE(t.Check(WithClass(MakePod("some").Cpu("100m").Build(), "")), std::nullopt);
+}
+
 TEST(QuotaTrackerTest, MatchContainsLimitsConsumptionToCoveredResources) {
   QuotaAdmissionConfig config;
   config.limited_resources.push_back(LimitedResource{"", "pods", {"requests.cpu"}, {}});
   QuotaTracker t(config);
   const Pod pod = WithClass(MakePod("p").Cpu("1").Build(), "");
   EXPECT_EQ(t.Check(pod), "insufficient quota to consume: requests.cpu");
+  EXPECT_EQ(t.Check(WithClass(MakePod("idle").Memory("1Gi").Build(), "")), std::nullopt);  // uses no cpu
   t.ApplyQuota(Quota("cpu", {{"requests.cpu", "10"}}), {});
   EXPECT_EQ(t.Check(pod), std::nullopt);
 }

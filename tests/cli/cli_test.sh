@@ -148,6 +148,13 @@ else
   fail "explain: cross-node caveat"
 fi
 
+expect_rc "Scenario edge cases end (no crash, no endless eviction)" 0 simulate -o json "$FIX/step-edge-cases.yaml"
+if json_check "$WORK/out" 'any(w["code"]=="EvictionLoop" for w in d["warnings"]) and any(e["reason"]=="Deleted" and e["pod"]=="default/ghost" for e in d["events"]) and d["endReason"]=="quiescent"'; then
+  ok "a node-less pod is deleted and an eviction loop is cut with EvictionLoop"
+else
+  fail "Scenario edge cases"
+fi
+
 # --- determinism ----------------------------------------------------------------------------------
 run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/a.json"
 run simulate -o json "$EX/cascade.yaml"; cp "$WORK/out" "$WORK/b.json"

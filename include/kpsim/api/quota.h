@@ -27,8 +27,8 @@ QuotaAmounts PodQuotaUsage(const Pod& pod);
 
 // podMatchesScopeFunc for one requirement: Terminating/NotTerminating (activeDeadlineSeconds),
 // BestEffort/NotBestEffort (no requests or limits at all), PriorityClass (the pod's
-// priorityClassName as the label "PriorityClass": In, NotIn; Exists is a non-empty name;
-// DoesNotExist never matches, the label always being there), CrossNamespacePodAffinity.
+// priorityClassName as the label "PriorityClass", set only when the name is not empty: In, NotIn,
+// Exists, DoesNotExist), CrossNamespacePodAffinity.
 bool PodMatchesScope(const Pod& pod, const ScopeRequirement& requirement);
 
 // The quota's hard resource names, value by name (milli for cpu names).
