@@ -229,6 +229,20 @@ class Admitter {
     }
   }
 
+  // What an admitted pod or pod group resolved (its priority, class and policy), for the outcome.
+  template <typename T>
+  static void NotePriority(const T& admitted, AdmissionOutcome& outcome) {
+    if constexpr (std::is_same_v<T, Pod>) {
+      outcome.priority = admitted.spec.priority;
+      outcome.priority_class_name = admitted.spec.priority_class_name;
+      outcome.preemption_policy = admitted.spec.preemption_policy;
+    } else if constexpr (std::is_same_v<T, PodGroup>) {
+      outcome.priority = admitted.priority;
+      outcome.priority_class_name = admitted.priority_class_name;
+      outcome.preemption_policy = admitted.preemption_policy;
+    }
+  }
+
   // The namespace (defaulted, or cleared for cluster-scoped kinds) and a generated name; returns
   // the object's display name ("ns/name" or "name").
   template <typename T>
@@ -285,15 +299,7 @@ class Admitter {
       }
     }
     outcome.admitted = true;
-    if constexpr (std::is_same_v<T, Pod>) {
-      outcome.priority = admitted->spec.priority;
-      outcome.priority_class_name = admitted->spec.priority_class_name;
-      outcome.preemption_policy = admitted->spec.preemption_policy;
-    } else if constexpr (std::is_same_v<T, PodGroup>) {
-      outcome.priority = admitted->priority;
-      outcome.priority_class_name = admitted->priority_class_name;
-      outcome.preemption_policy = admitted->preemption_policy;
-    }
+    NotePriority(*admitted, outcome);
     if constexpr (std::is_same_v<T, PodGroup>) {
       WarnIfGroupApiOff(*admitted, object, outcome);
     }
@@ -340,11 +346,7 @@ class Admitter {
       return;
     }
     outcome.admitted = true;
-    if constexpr (std::is_same_v<T, Pod>) {
-      outcome.priority = admitted->spec.priority;
-      outcome.priority_class_name = admitted->spec.priority_class_name;
-      outcome.preemption_policy = admitted->spec.preemption_policy;
-    }
+    NotePriority(*admitted, outcome);
     value = std::move(admitted).value();
     if constexpr (std::is_same_v<T, PriorityClass>) {
       if (auto existing = index_.find(key); existing != index_.end()) {
