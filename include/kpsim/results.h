@@ -220,6 +220,14 @@ struct SimulationResult {
   WallTime origin;
   std::vector<Warning> warnings;  // what the engine did not model or took as given
 
+  // Reserves room for a run over `pods` pods: a few events per pod and at most one preemption
+  // decision each (more grows as usual). Only capacity: pages no event is written to are never
+  // touched, while growing by doubling would copy and fault the whole timeline again each time.
+  void ReserveFor(std::size_t pods) {
+    events.reserve(pods * 4);
+    decisions.reserve(pods);
+  }
+
   // The names behind a decision record's indices (ResultIndex).
   // REQUIRES: a valid index of this result (not kNoIndex).
   const std::string& PodName(ResultIndex pod) const { return pods.at(static_cast<std::size_t>(pod)).pod; }

@@ -212,6 +212,7 @@ bool Runner::Preempt(int pod) {
 
 SimulationResult Runner::Run() {
   result_.profile = Profile::kBook;
+  result_.ReserveFor(static_cast<std::size_t>(state_.pod_count()));
   result_.origin = options_.origin.value_or(WallTime{});
   PlanApplies();
   ReleaseNextApply();
