@@ -1,9 +1,10 @@
 // kpsim report script. It reads the embedded JSON (#kpsim-data, the exact `-o json` output) and
 // draws the simulate timeline: one lane per node, pods as bars from Scheduled to Deleted (or the
-// end), nominations, Preempted markers with arrows from the preemptor, and the pending pods of the
-// scheduling queue. It decides nothing about scheduling: every bar, marker and arrow stands for one
-// event or one pod outcome of the JSON, placed on an axis. It also cross-highlights a pod in the
-// timeline and the tables. Plain ES5, no network, works from a file:// URL.
+// end), nominations, Preempted markers with arrows from the preemptor, Scenario steps as dashed
+// lines, and the pending pods of the scheduling queue. It decides nothing about scheduling: every
+// bar, marker and arrow stands for one event or one pod outcome of the JSON, placed on an axis. It
+// also cross-highlights a pod in the timeline and the tables. Plain ES5, no network, works from a
+// file:// URL.
 (function () {
   'use strict';
 
@@ -409,6 +410,18 @@
         }
       });
     }
+    // Scenario steps: a dashed line across every lane at the step, a flag on the axis; hover for
+    // the step and what it did.
+    model.events.forEach(function (e, k) {
+      if (e.reason !== 'ScenarioStep') return;
+      var sx = x({i: k, t: num(e.time)});
+      var sg = node('g', {'class': 'step-mark'}, svg);
+      var step = e.step || {};
+      title(sg, ['Scenario ' + (step.scenario || '') + ' step ' + step.index + ' (' + (step.action || '') +
+                 ') at ' + fmtTime(num(e.time)), e.message]);
+      node('line', {x1: sx, x2: sx, y1: axisH - 4, y2: height, 'class': 'step-line'}, sg);
+      node('path', {d: 'M' + sx + ',' + (axisH - 16) + ' l8,3 l-8,3 z', 'class': 'step-flag'}, sg);
+    });
     node('line', {x1: xEndLine, x2: xEndLine, y1: axisH - 4, y2: height, 'class': 'end-line'}, svg);
     text(svg, Math.min(xEndLine + 4, width - 4), axisH - 26,
          'end' + (model.endReason ? ' (' + model.endReason + ')' : ''), 'end-label',
@@ -678,6 +691,10 @@
          '</svg>FailedScheduling');
     item('<svg width="12" height="12"><circle cx="6" cy="6" r="4.5" fill="#fff" ' +
          'stroke="#5f3dc4" stroke-width="1.5"/></svg>Created');
+    if (model.events.some(function (e) { return e.reason === 'ScenarioStep'; })) {
+      item('<svg width="14" height="12"><path d="M3,0 L3,12" stroke="#1971c2" stroke-dasharray="3 2"/>' +
+           '<path d="M3,1 l8,3 l-8,3 z" fill="#1971c2"/></svg>Scenario step');
+    }
   }
 
   // The Decisions panel's block for the event's round (render_html.cc gives the first decision of

@@ -80,6 +80,10 @@ struct NodeOutcome {
   ResourceList allocatable;
   ResourceList requested;  // by the pods still on it at the end (running and terminating)
   std::vector<std::string> pods;  // "ns/name", in bind order
+  // When a Scenario step added the node to the cluster or deleted it (the last time of each);
+  // a node deleted and not added again since is no longer in the cluster at the end.
+  std::optional<SimTime> added_at;
+  std::optional<SimTime> deleted_at;
 };
 
 // A PodGroup or CompositePodGroup as a unit (only with the GenericWorkload gate on).
@@ -220,12 +224,12 @@ struct SimulationResult {
   WallTime origin;
   std::vector<Warning> warnings;  // what the engine did not model or took as given
 
-  // Reserves room for a run over `pods` pods: a few events per pod and at most one preemption
+  // Reserves room for a run over `pod_count` pods: a few events per pod and at most one preemption
   // decision each (more grows as usual). Only capacity: pages no event is written to are never
   // touched, while growing by doubling would copy and fault the whole timeline again each time.
-  void ReserveFor(std::size_t pods) {
-    events.reserve(pods * 4);
-    decisions.reserve(pods);
+  void ReserveFor(std::size_t pod_count) {
+    events.reserve(pod_count * 4);
+    decisions.reserve(pod_count);
   }
 
   // The names behind a decision record's indices (ResultIndex).

@@ -119,18 +119,21 @@ std::int64_t ImageLocalityScore(const PodSpec& pod, const Node& node, const Imag
 
 namespace kpsim::engine {
 
-ImageLocality::ImageLocality(const ClusterModel& model) {
-  for (const NodeInfo& node : model.nodes()) counts_.AddNode(*node.api);
-}
+ImageLocality::ImageLocality(const ClusterModel& model) : model_(model) {}
 
 void ImageLocality::PreScore(const PodInfo& pod, std::span<const NodeId> /*feasible*/) {
+  if (counted_generation_ != model_.node_spec_generation()) {
+    counts_ = {};
+    for (NodeId id : model_.node_order()) counts_.AddNode(*model_.node(id).api);
+    counted_generation_ = model_.node_spec_generation();
+  }
   any_image_present_ = std::any_of(
       pod.pod.spec.images.begin(), pod.pod.spec.images.end(), [&](const std::string& image) {
         return counts_.NumNodes(plugins::NormalizedImageName(image)) > 0;
       });
 }
 
-// Mirrors `ImageLocality.Score` (totalNumNodes: all nodes of the snapshot).
+// Mirrors `ImageLocality.Score` (totalNumNodes: all nodes of the snapshot, present ones).
 std::int64_t ImageLocality::Score(const PodInfo& pod, NodeId /*node_id*/,
                                   const NodeInfo& node) const {
   if (!any_image_present_) return 0;

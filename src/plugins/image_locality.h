@@ -83,7 +83,10 @@ class ImageLocality final : public ScorePlugin {
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
 
  private:
+  const ClusterModel& model_;
+  // The images of the nodes in the cluster, counted again when a node changes, comes or goes.
   plugins::ImageCounts counts_;
+  std::uint64_t counted_generation_ = 0;  // the model's node_spec_generation counts_ are of
   bool any_image_present_ = false;  // some node holds one of this cycle's pod's images
 };
 

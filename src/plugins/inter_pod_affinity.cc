@@ -13,7 +13,8 @@ bool InterPodAffinity::PreFilter(const PodInfo& pod, AffinityState& state) {
   if (!pod.has_pod_affinity && model_.bound_pods_with_affinity() == 0) return false;
   state.pod = &pod;
   state.inter_pod = true;
-  for (const NodeInfo& node : model_.nodes()) {
+  for (NodeId id : model_.node_order()) {
+    const NodeInfo& node = model_.node(id);
     for (PodId other : node.pods) {
       const PodInfo& o = model_.pod(other);
       if (&o == &pod) continue;

@@ -210,7 +210,7 @@ void InterPodAffinityScore::PreScore(const PodInfo& pod, std::span<const NodeId>
     // The classes are an optimisation of upstream's walk over every pod, nothing else.
     plugins::InterPodAffinityView view;
     for (const NodeInfo& node : model_.nodes()) view.node_labels.push_back(&node.api->meta.labels);
-    for (NodeId id : model_.nodes().ids()) {
+    for (NodeId id : model_.node_order()) {
       for (PodId p : model_.node(id).pods) {
         view.pods.push_back(plugins::MakeAffinityPodView(model_.pod(p).pod, id.value()));
       }

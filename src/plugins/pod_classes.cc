@@ -27,6 +27,7 @@ PodClasses::PodClasses(const ClusterModel& model, std::function<std::string(cons
       flag_(std::move(flag)) {}
 
 std::vector<PodId> PodClasses::Counted(NodeId node) const {
+  if (!model_.node(node).present) return {};  // no snapshot holds a deleted node's pods
   const std::vector<PodId>& pods = model_.node(node).pods;
   if (!counts_) return pods;
   std::vector<PodId> out;

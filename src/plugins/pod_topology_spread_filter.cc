@@ -7,12 +7,16 @@
 #include "plugins/pod_topology_spread.h"
 
 namespace kpsim::engine {
-namespace {
 
-plugins::SpreadNodeView NodeView(const PodInfo& incoming, const NodeInfo& node) {
-  return {&node.api->meta.labels, &node.api->taints,
-          MatchesRequiredNodeAffinity(incoming.pod.spec, node)};
+plugins::SpreadNodeView SpreadNodeViewOf(const PodInfo& incoming, const NodeInfo& node) {
+  // A node not in the cluster has no labels here: without the constraints' topology keys it is
+  // no domain, and its pods count nowhere.
+  static const Labels kNoLabels;
+  if (!node.present) return {&kNoLabels, nullptr, false};
+  return {&node.api->meta.labels, &node.api->taints, MatchesRequiredNodeAffinity(incoming.pod.spec, node)};
 }
+
+namespace {
 
 // A placed pod as the plugin counts it: a pod being deleted (a preemption victim terminating)
 // is never counted (`countPodsMatchSelector` skips a set deletionTimestamp).
@@ -32,7 +36,7 @@ class SpreadCycleState final : public PluginCycleState {
     return std::make_unique<SpreadCycleState>(*this);
   }
   void AddPod(const PodInfo& other, const NodeInfo& node, int delta) override {
-    state_.UpdateWithPod(incoming_.pod, PodView(other, other.node), NodeView(incoming_, node), delta);
+    state_.UpdateWithPod(incoming_.pod, PodView(other, other.node), SpreadNodeViewOf(incoming_, node), delta);
   }
   const plugins::SpreadFilterState& state() const { return state_; }
 
@@ -59,7 +63,7 @@ bool PodTopologySpread::PreFilter(const PodInfo& pod, AffinityState& state) {
   view.nodes.reserve(model_.nodes().size());
   for (NodeId n : model_.nodes().ids()) {
     const NodeInfo& node = model_.node(n);
-    view.nodes.push_back(NodeView(pod, node));
+    view.nodes.push_back(SpreadNodeViewOf(pod, node));
     for (PodId other : node.pods) {
       view.pods.push_back(PodView(model_.pod(other), n));
     }

@@ -9,10 +9,16 @@
 
 #include "framework/plugin.h"
 #include "framework/status.h"
+#include "plugins/pod_topology_spread.h"
 #include "snapshot/cluster.h"
 #include "snapshot/reason_table.h"
 
 namespace kpsim::engine {
+
+// What PodTopologySpread reads of `node` for `incoming` (filter and score alike): its labels,
+// taints and whether the pod's required node affinity matches it; a node not in the cluster
+// is no domain.
+plugins::SpreadNodeView SpreadNodeViewOf(const PodInfo& incoming, const NodeInfo& node);
 
 class PodTopologySpread final : public FilterPlugin {
  public:

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "plugins/node_affinity.h"
+#include "plugins/pod_topology_spread_filter.h"
 
 namespace kpsim::engine {
 namespace {
@@ -25,10 +26,7 @@ plugins::SpreadView PodTopologySpreadScore::View(
     const PodInfo& pod, const std::vector<plugins::SpreadConstraint>& constraints) const {
   plugins::SpreadView view;
   view.nodes.reserve(model_.nodes().size());
-  for (const NodeInfo& node : model_.nodes()) {
-    view.nodes.push_back({&node.api->meta.labels, &node.api->taints,
-                          MatchesRequiredNodeAffinity(pod.pod.spec, node)});
-  }
+  for (const NodeInfo& node : model_.nodes()) view.nodes.push_back(SpreadNodeViewOf(pod, node));
   // Only pods of the pod's namespace count; a class no constraint selects counts for nothing.
   const std::string& ns = pod.pod.meta.namespace_;
   for (const PodClasses::Class& cls : classes_.classes()) {

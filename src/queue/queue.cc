@@ -30,6 +30,9 @@ PluginMask RegisteredFor(ClusterEvent event) {
       return MaskOf(PluginId::kNodeUnschedulable) | MaskOf(PluginId::kTaintToleration) |
              MaskOf(PluginId::kNodeAffinity) | MaskOf(PluginId::kInterPodAffinity) |
              MaskOf(PluginId::kNodeResourcesFit) | MaskOf(PluginId::kPodTopologySpread);
+    case ClusterEvent::kNodeDelete:
+      // PodTopologySpread alone registers Node/Delete: a domain gone can lower the skew.
+      return MaskOf(PluginId::kPodTopologySpread);
   }
   return 0;
 }
@@ -228,7 +231,8 @@ bool SchedulingQueue::Helps(QueueEntity entity, PluginMask rejectors, ClusterEve
   const PluginMask registered = rejectors & RegisteredFor(event);
   if (registered == 0) return false;
   // Pod groups, and events whose object is unknown: every registered plugin answers Queue.
-  if (entity.is_group() || subject == kNoId || event == ClusterEvent::kNodeAdd || event == ClusterEvent::kNodeUpdate) {
+  if (entity.is_group() || subject == kNoId || event == ClusterEvent::kNodeAdd || event == ClusterEvent::kNodeUpdate ||
+      event == ClusterEvent::kNodeDelete) {
     return true;
   }
   const PodInfo& target = model_.pod(entity.pod());

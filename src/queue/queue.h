@@ -22,7 +22,7 @@ namespace kpsim::engine {
 // Cluster events (framework.ClusterEvent) the simulator produces.
 // kNodeUpdate: a node's spec changed (taints, unschedulable, labels, allocatable), from a
 // Scenario step; every plugin that registers for Node/Update events answers Queue.
-enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd, kNodeUpdate };
+enum class ClusterEvent : std::uint8_t { kAssignedPodAdd, kAssignedPodDelete, kNodeAdd, kNodeUpdate, kNodeDelete };
 
 struct QueueOptions {
   SimDuration initial_backoff = std::chrono::seconds(1);

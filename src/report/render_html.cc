@@ -656,7 +656,10 @@ std::string SimulationBody(const Json& data, const std::vector<ExplainResult>* a
   // Nodes.
   Table node_table("nodes", {"Node", "Requested", "Allocatable", "Pods at the end"});
   for (const Json& n : Items(data, "nodes")) {
-    node_table.Row({Esc(Text(n, "node")), Resources(Get(n, "requested")),
+    std::string name = Esc(Text(n, "node"));
+    if (!Seconds(n, "addedAt").empty()) name += " <span class=\"note\">added at " + Esc(Seconds(n, "addedAt")) + "</span>";
+    if (!Seconds(n, "deletedAt").empty()) name += " <span class=\"note\">deleted at " + Esc(Seconds(n, "deletedAt")) + "</span>";
+    node_table.Row({name, Resources(Get(n, "requested")),
                     Resources(Get(n, "allocatable")), PodRefs(Items(n, "pods"))});
   }
   out += Section("nodes", "Nodes",

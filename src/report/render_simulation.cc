@@ -79,6 +79,8 @@ Json NodeJson(const NodeOutcome& n) {
   out["allocatable"] = render::ResourcesJson(n.allocatable);
   out["requested"] = render::ResourcesJson(n.requested);
   out["pods"] = n.pods;
+  if (n.added_at.has_value()) out["addedAt"] = render::SecondsJson(*n.added_at);
+  if (n.deleted_at.has_value()) out["deletedAt"] = render::SecondsJson(*n.deleted_at);
   return out;
 }
 
@@ -448,7 +450,10 @@ class TextWriter {
     for (const NodeOutcome& n : sim.nodes) {
       std::string names;
       for (const std::string& p : n.pods) names += (names.empty() ? "" : ", ") + p;
-      rows.push_back({n.node,
+      std::string node = n.node;
+      if (n.added_at) node += fmt::format(" (added at {}s)", render::SecondsText(*n.added_at, 0));
+      if (n.deleted_at) node += fmt::format(" (deleted at {}s)", render::SecondsText(*n.deleted_at, 0));
+      rows.push_back({node,
                       Ratio(render::FormatCpu(n.requested.milli_cpu),
                             render::FormatCpu(n.allocatable.milli_cpu)),
                       Ratio(render::FormatBytes(n.requested.memory),

@@ -30,11 +30,20 @@ constexpr std::size_t kIndexBudgetBytes = std::size_t{256} << 20;
 Framework::~Framework() = default;
 
 bool Framework::IndexUsable(const PodInfo& pod, const AffinityState* affinity) const {
-  return CachesUsable(pod, affinity) && options_.candidate_sampling == CandidateSampling::kExact;
+  // The index keeps every node of the model by its node order position: while a node is absent
+  // (a Scenario step adds it later, or deleted it) the cycle takes the plain path.
+  return CachesUsable(pod, affinity) && options_.candidate_sampling == CandidateSampling::kExact &&
+         model_.node_order().size() == model_.nodes().size();
 }
 
 Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
   ++index_clock_;
+  if (index_node_set_generation_ != model_.node_set_generation()) {
+    // The indexes keep feasibility by node order position: a node added or deleted moves them all.
+    indexes_.clear();
+    index_bytes_ = 0;
+    index_node_set_generation_ = model_.node_set_generation();
+  }
   const auto cls = static_cast<std::size_t>(pod.equivalence_class);
   if (indexes_.size() <= cls) indexes_.resize(cls + 1);
   if (!status_table_) status_table_ = std::make_unique<StatusTable>();

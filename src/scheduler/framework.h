@@ -196,6 +196,7 @@ class Framework {
   std::unique_ptr<StatusTable> status_table_;         // the indexes' interned statuses
   std::size_t index_bytes_ = 0;
   std::uint64_t index_clock_ = 0;
+  std::uint64_t index_node_set_generation_ = 0;  // the model's node order the indexes were built on
 
   // Scratch, reused across cycles.
   NodeStatuses statuses_;             // per-cycle filter statuses

@@ -79,8 +79,9 @@ std::string Framework::FitErrorText(std::size_t num_nodes, const NodeStatuses& s
   std::vector<int>& counts = reason_counts_;
   counts.assign(model_.reasons().size(), 0);
   std::size_t present = 0;
-  for (const Status& s : statuses) {
-    if (s.IsSuccess()) continue;
+  for (NodeId id : IdRange<NodeId>(statuses.size())) {
+    const Status& s = statuses[id];
+    if (s.IsSuccess() || !model_.node(id).present) continue;
     ++present;
     for (int i = 0; i < s.reason_count(); ++i) ++counts[s.reason(i)];
   }
@@ -128,7 +129,7 @@ Decision Framework::Preempt(const PodInfo& pod, const NodeStatuses& statuses,
       break;
     case PreemptionOutcome::Kind::kNotHelpful:
       d.message = fit_error + " preemption: " +
-                  FitErrorText(model_.nodes().size(), out.dry_statuses, model_.reasons().Text(not_helpful_reason_));
+                  FitErrorText(model_.node_order().size(), out.dry_statuses, model_.reasons().Text(not_helpful_reason_));
       d.clear_nomination = true;
       break;
     case PreemptionOutcome::Kind::kFound:
@@ -146,6 +147,8 @@ Decision Framework::Decide(PodId pod_id, const std::string* no_preemption) {
     d.message = "no nodes available to schedule pods";
     return d;
   }
+  // Upstream takes nextStartNodeIndex modulo the node count at use: nodes may have gone.
+  next_start_node_index_ %= model_.node_order().size();
   AffinityState affinity_state;
   const AffinityState* affinity =
       filters_.PreFilter(pod, affinity_state) ? &affinity_state : nullptr;

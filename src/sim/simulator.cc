@@ -26,7 +26,7 @@ constexpr std::string_view kSuffixAlphabet = "bcdfghjklmnpqrstvwxz2456789";
 
 // kStep: `ClusterState::steps[index]`; kHousekeeping: the kubelet's eviction manager on
 // `pressures_[index]`; kPressureOver: that pressure's condition and taint end.
-enum class TimedKind : std::uint8_t { kArrival, kTerminationDone, kStep, kHousekeeping, kPressureOver };
+enum class TimedKind : std::uint8_t { kArrival, kTerminationDone, kStep, kHousekeeping, kPressureOver, kOrphanGc };
 
 struct Timed {
   SimTime at;
@@ -307,6 +307,26 @@ void Simulator::ProcessTimed(const Timed& t) {
       Emit(EventReason::kCreated, pod, "", "pod created; it enters the scheduling queue");
       Enqueue(t.pod);
       return;
+    case TimedKind::kOrphanGc: {
+      // PodGC's gcOrphaned: a pod still bound to a node that is not (back) in the cluster is
+      // force-deleted, and its controller replaces it.
+      if (pod.state == PodState::kDeleted || pod.node == kNoId || model_.node(pod.node).present) return;
+      const std::string node = model_.node(pod.node).name;
+      model_.Remove(t.pod, now_);
+      Emit(EventReason::kDeleted, pod, node,
+           fmt::format("deleted by the pod garbage collector: its node {} was deleted (gcOrphaned)", node));
+      RetryRefusedCreates();
+      if (pod.owned && !pod.replaced) {
+        if (IsStatefulSetPod(pod)) {
+          CreateReplacement(t.pod, pod.pod.meta.name,
+                            fmt::format("recreated by its StatefulSet under the same name, replacing deleted pod {}", pod.key));
+        } else {
+          Replace(t.pod, "deleted pod");
+        }
+      }
+      RetryResizes();
+      return;
+    }
     case TimedKind::kTerminationDone: {
       if (pod.state != PodState::kTerminating) return;
       const std::string node = pod.node != kNoId ? model_.node(pod.node).name : std::string();
@@ -797,9 +817,23 @@ void Simulator::ApplyStep(const TimedStep& timed) {
     return;
   }
   if (const auto* node = std::get_if<Node>(&object.value)) {
-    const std::optional<NodeId> id = model_.FindNode(node->meta.name);
+    // The model holds every node a step applies, absent until it is added.
+    const std::optional<NodeId> id = model_.FindAnyNode(node->meta.name);
     if (!id) {
       not_modelled("adding a node");
+      return;
+    }
+    NodeInfo& info = model_.node(*id);
+    if (!info.present) {
+      const std::size_t before = info.pods.size();
+      model_.AddNode(*id, *node);
+      info.added_at = now_;
+      queue_.OnEvent(ClusterEvent::kNodeAdd, kNoId, now_);
+      std::string message = fmt::format("apply Node {}: added to the cluster", name);
+      if (info.pods.size() > before) {
+        message += fmt::format("; {} pod(s) bound to it by spec.nodeName run there now", info.pods.size() - before);
+      }
+      StepEvent(timed, EventReason::kScenarioStep, "", node->meta.name, message);
       return;
     }
     UpdateNode(*id, *node);
@@ -815,6 +849,10 @@ void Simulator::ApplyStep(const TimedStep& timed) {
   }
   not_modelled(create ? "creating one" : "updating one");
 }
+
+// PodGC (gc_controller.go): a pod bound to a node that no longer exists is deleted once the node
+// has been missing for quarantineTime.
+constexpr SimDuration kPodGcQuarantine = std::chrono::seconds(40);
 
 void Simulator::DeletePod(PodId id, SimDuration grace) {
   PodInfo& pod = model_.pod(id);
@@ -862,6 +900,25 @@ void Simulator::DeleteStep(const TimedStep& timed) {
     Replace(*id, "deleted pod");
     return;
   }
+  if (step.kind == "Node") {
+    const std::optional<NodeId> id = model_.FindNode(step.name);
+    if (!id) {
+      not_found("nodes");
+      return;
+    }
+    NodeInfo& node = model_.node(*id);
+    model_.RemoveNode(*id);
+    node.deleted_at = now_;
+    queue_.OnEvent(ClusterEvent::kNodeDelete, kNoId, now_);
+    // The scheduler forgets the node at once; its pods stay until the pod garbage collector
+    // finds them orphaned (gcOrphaned, after its quarantine).
+    for (PodId pod : node.pods) AddTimed(now_ + kPodGcQuarantine, TimedKind::kOrphanGc, pod);
+    StepEvent(timed, EventReason::kScenarioStep, "", step.name,
+              fmt::format("delete Node {}: it leaves the cluster; the pod garbage collector deletes its {} pod(s) "
+                          "after {}s (gcOrphaned) and the controllers of those that have one replace them",
+                          step.name, node.pods.size(), kPodGcQuarantine.count() / 1'000'000));
+    return;
+  }
   if (step.kind == "PodDisruptionBudget") {
     if (!model_.DeletePdb(ns + "/" + step.name)) {
       not_found("poddisruptionbudgets.policy");
@@ -872,7 +929,7 @@ void Simulator::DeleteStep(const TimedStep& timed) {
     return;
   }
   const std::string message = fmt::format(
-      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods and PodDisruptionBudgets); "
+      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods, Nodes and PodDisruptionBudgets); "
       "nothing changed",
       step.kind, step.name, step.kind);
   StepEvent(timed, EventReason::kScenarioStep, "", "", message);
@@ -1361,8 +1418,12 @@ SimulationResult Simulator::Collect() {
   result_.pdb_names.reserve(model_.pdbs().size());
   for (const PdbState& pdb : model_.pdbs()) result_.pdb_names.push_back(pdb.key);
   for (const NodeInfo& node : model_.nodes()) {
+    // Nodes a step was to add but the run ended first (they come last: steps add in time order).
+    if (!node.present && !node.deleted_at) continue;
     NodeOutcome out;
     out.node = node.name;
+    out.added_at = node.added_at;
+    out.deleted_at = node.deleted_at;
     out.allocatable = node.allocatable;
     out.requested = node.requested;
     for (PodId p : node.pods) out.pods.push_back(model_.pod(p).key);

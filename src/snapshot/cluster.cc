@@ -1,6 +1,7 @@
 #include "snapshot/cluster.h"
 
 #include <algorithm>
+#include <cassert>
 #include <iterator>
 #include <utility>
 
@@ -243,35 +244,28 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
   }
 
   nodes_.reserve(state.nodes.size());
-  std::vector<std::string> zones;
-  std::vector<std::vector<NodeId>> zone_nodes;
-  for (const Node& node : state.nodes) {
+  const auto add_info = [&](const Node& node, bool present) {
     NodeInfo info;
     info.api = &node;
     info.name = node.meta.name;
     info.allocatable = node.allocatable;
+    info.present = present;
     const NodeId id = nodes_.next_id();
     node_ids_.emplace(info.name, id);
     nodes_.push_back(std::move(info));
-    std::string zone = ZoneKey(node.meta.labels);
-    auto it = std::find(zones.begin(), zones.end(), zone);
-    if (it == zones.end()) {
-      zones.push_back(zone);
-      zone_nodes.emplace_back();
-      it = zones.end() - 1;
-    }
-    zone_nodes[static_cast<std::size_t>(it - zones.begin())].push_back(id);
+    return id;
+  };
+  for (const Node& node : state.nodes) {
+    PlaceInTree(add_info(node, true), node.meta.labels);
   }
-  // kube-scheduler's nodeTree.list(): one node of each zone in turn.
-  for (std::size_t index = 0; node_order_.size() < nodes_.size(); ++index) {
-    for (const auto& members : zone_nodes) {
-      if (index < members.size()) node_order_.push_back(members[index]);
-    }
+  // Nodes Scenario steps add: in the model from the start (ids stay dense), absent until added.
+  for (const TimedStep& timed : state.steps) {
+    if (timed.step.action != StepAction::kApply || !timed.step.object) continue;
+    const auto* node = std::get_if<Node>(&timed.step.object->value);
+    if (node != nullptr && !node_ids_.contains(node->meta.name)) add_info(*node, false);
   }
   order_pos_.resize(nodes_.size());
-  for (std::size_t pos = 0; pos < node_order_.size(); ++pos) {
-    order_pos_[node_order_[pos]] = static_cast<std::int32_t>(pos);
-  }
+  RebuildNodeOrder();
 
   for (const PodDisruptionBudget& pdb : state.pdbs) {
     PdbState s;
@@ -346,9 +340,49 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
 }
 
 std::optional<NodeId> ClusterModel::FindNode(std::string_view name) const {
+  std::optional<NodeId> id = FindAnyNode(name);
+  if (id && !nodes_[*id].present) return std::nullopt;
+  return id;
+}
+
+std::optional<NodeId> ClusterModel::FindAnyNode(std::string_view name) const {
   auto it = node_ids_.find(std::string(name));
   if (it == node_ids_.end()) return std::nullopt;
   return it->second;
+}
+
+// nodeTree.addNode: the node joins the end of its zone, a new zone the end of the zones.
+void ClusterModel::PlaceInTree(NodeId node, const Labels& labels) {
+  const std::string zone = ZoneKey(labels);
+  auto it = std::find_if(zones_.begin(), zones_.end(), [&](const auto& z) { return z.first == zone; });
+  if (it == zones_.end()) it = zones_.insert(zones_.end(), {zone, {}});
+  it->second.push_back(node);
+}
+
+// nodeTree.removeNode: an empty zone goes too.
+void ClusterModel::TakeFromTree(NodeId node) {
+  for (auto zone = zones_.begin(); zone != zones_.end(); ++zone) {
+    if (std::erase(zone->second, node) == 0) continue;
+    if (zone->second.empty()) zones_.erase(zone);
+    return;
+  }
+}
+
+// kube-scheduler's nodeTree.list(): one node of each zone in turn.
+void ClusterModel::RebuildNodeOrder() {
+  std::size_t count = 0;
+  for (const auto& zone : zones_) count += zone.second.size();
+  node_order_.clear();
+  for (std::size_t index = 0; node_order_.size() < count; ++index) {
+    for (const auto& zone : zones_) {
+      if (index < zone.second.size()) node_order_.push_back(zone.second[index]);
+    }
+  }
+  std::fill(order_pos_.begin(), order_pos_.end(), -1);
+  for (std::size_t pos = 0; pos < node_order_.size(); ++pos) {
+    order_pos_[node_order_[pos]] = static_cast<std::int32_t>(pos);
+  }
+  ++node_set_generation_;
 }
 
 std::optional<PodId> ClusterModel::FindPod(std::string_view key) const {
@@ -573,8 +607,52 @@ void ClusterModel::ResizePod(PodId pod_id, const ResourceList& requests) {
   ++progress_generation_;
 }
 
+void ClusterModel::AddNode(NodeId node_id, const Node& api) {
+  NodeInfo& node = nodes_[node_id];
+  assert(!node.present);
+  node.present = true;
+  node.api = &updated_nodes_.emplace_back(api);
+  node.allocatable = api.allocatable;
+  PlaceInTree(node_id, api.meta.labels);
+  RebuildNodeOrder();
+  // Pods bound to it by spec.nodeName ran nowhere so far: the kubelet admits them now.
+  for (PodId id : pods_.ids()) {
+    PodInfo& pod = pods_[id];
+    if (pod.node != kNoId || pod.state != PodState::kRunning || pod.pod.spec.node_name != node.name) continue;
+    pod.bind_seq = ++bind_counter_;
+    AddToNode(id, node_id);
+    pod.last_failure.clear();
+    AdjustPdbs(pod, 1, 0);
+  }
+  ++node_spec_generation_;
+  Touch(node_id);
+  ++generation_;
+  ++progress_generation_;
+}
+
+void ClusterModel::RemoveNode(NodeId node_id) {
+  NodeInfo& node = nodes_[node_id];
+  assert(node.present);
+  node.present = false;
+  TakeFromTree(node_id);
+  RebuildNodeOrder();
+  // Nominations to it go (nothing can run there now).
+  const std::vector<PodId> nominated = node.nominated;
+  for (PodId id : nominated) SetNomination(id, kNoId);
+  ++node_spec_generation_;
+  Touch(node_id);
+  ++generation_;
+  ++progress_generation_;
+}
+
 void ClusterModel::UpdateNode(NodeId node_id, const Node& api) {
   NodeInfo& node = nodes_[node_id];
+  if (node.present && ZoneKey(api.meta.labels) != ZoneKey(node.api->meta.labels)) {
+    // nodeTree.updateNode: a node whose zone changed leaves its zone and joins the new one.
+    TakeFromTree(node_id);
+    PlaceInTree(node_id, api.meta.labels);
+    RebuildNodeOrder();
+  }
   node.api = &updated_nodes_.emplace_back(api);
   node.allocatable = api.allocatable;
   ++node_spec_generation_;

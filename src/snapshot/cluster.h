@@ -100,6 +100,11 @@ struct NodeInfo {
   // run for a pod of priority <= it has no victim, without touching the pods.
   std::uint64_t min_victim_generation = 0;
   std::int32_t min_victim_priority = 0;
+  // In the cluster now. A node a Scenario step adds later is in the model from the start but
+  // absent until then; a deleted node stays, absent, with its pods until the pod garbage
+  // collector deletes them. Absent nodes are in no node order, so no cycle sees them.
+  bool present = true;
+  std::optional<SimTime> added_at, deleted_at;  // by Scenario steps (the last time of each)
 };
 
 // A PodGroup or CompositePodGroup (GenericWorkload on), with its place in the hierarchy.
@@ -190,7 +195,8 @@ class ClusterModel {
   const Pdbs& pdbs() const { return pdbs_; }
   ReasonTable& reasons() { return reasons_; }
   const ReasonTable& reasons() const { return reasons_; }
-  // Node order for filtering: kube-scheduler's node tree order (zones round-robin).
+  // Node order for filtering: kube-scheduler's node tree order (zones round-robin), present nodes
+  // only (its size is the cluster's node count).
   const std::vector<NodeId>& node_order() const { return node_order_; }
   std::int64_t origin_unix_us() const { return origin_us_; }
   // "Now" for a pod without status.startTime at simulated time `now` (GetPodStartTime): later
@@ -201,7 +207,10 @@ class ClusterModel {
     return std::max(origin_us_ + now.time_since_epoch().count(), after_input_us_);
   }
 
+  // A node in the cluster now (present).
   std::optional<NodeId> FindNode(std::string_view name) const;
+  // Any node of the model: also one a Scenario step adds later, or one it deleted.
+  std::optional<NodeId> FindAnyNode(std::string_view name) const;
   std::optional<PodId> FindPod(std::string_view key) const;
 
   // What `helper.DefaultSelector` looks up (PodTopologySpread's default constraints).
@@ -245,7 +254,17 @@ class ClusterModel {
   bool DeletePdb(std::string_view key);
   // An actuated in-place resize: the bound pod's requests become `requests` (plus pods=1).
   void ResizePod(PodId pod, const ResourceList& requests);
-  // Bumped by every UpdateNode: node-local caches start over.
+  // A node a Scenario step applies joins the cluster (nodeTree.addNode): it enters the node order,
+  // and pods of the input bound to it by spec.nodeName start counting on it.
+  // REQUIRES: the node is absent.
+  void AddNode(NodeId node, const Node& api);
+  // A node is deleted (nodeTree.removeNode): it leaves the node order; its pods stay bound to it
+  // (the caller deletes them). REQUIRES: the node is present.
+  void RemoveNode(NodeId node);
+  // Bumped whenever the node order changes (a node added or deleted, or its zone changed):
+  // what is kept by order position starts over.
+  std::uint64_t node_set_generation() const { return node_set_generation_; }
+  // Bumped by every UpdateNode, AddNode and RemoveNode: node-local caches start over.
   std::uint64_t node_spec_generation() const { return node_spec_generation_; }
 
   // Bumped whenever anything changes (pods, nominations).
@@ -274,6 +293,9 @@ class ClusterModel {
 
  private:
   void Classify(PodInfo& info);
+  void PlaceInTree(NodeId node, const Labels& labels);
+  void TakeFromTree(NodeId node);
+  void RebuildNodeOrder();
   void Touch(NodeId node);
   void BuildGroups(const ClusterState& state, const FeatureGates& gates);
   void JoinGroup(PodInfo& info, PodId id);
@@ -301,6 +323,10 @@ class ClusterModel {
   std::map<std::int32_t, int> bound_victim_priorities_;  // bound pods by victim priority
   std::uint64_t bind_counter_ = 0;
   std::vector<NodeId> node_order_;
+  // The node tree: zones (region and zone labels) in the order they appeared, each with its
+  // present nodes in the order they were added.
+  std::vector<std::pair<std::string, std::vector<NodeId>>> zones_;
+  std::uint64_t node_set_generation_ = 1;
   IdVector<NodeId, std::int32_t> order_pos_;
   std::vector<NodeId> change_log_;
   ReasonTable reasons_;

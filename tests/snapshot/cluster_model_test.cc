@@ -236,6 +236,67 @@ TEST(ClusterModelNodeOrderTest, WithoutZonesNodeOrderIsInputOrder) {
   EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"c", "a", "b"}));
 }
 
+// A Scenario step that applies `node` at `at_s` seconds.
+TimedStep ApplyNodeStep(Node node, std::int64_t at_s) {
+  TimedStep timed;
+  timed.scenario = "s";
+  timed.step.at_us = at_s * 1'000'000;
+  timed.step.action = StepAction::kApply;
+  Object object;
+  object.kind = ObjectKind::kNode;
+  object.value = std::move(node);
+  timed.step.object = std::move(object);
+  return timed;
+}
+
+TEST(ClusterModelNodeOrderTest, NodesAStepAddsAreAbsentUntilAddedThenJoinTheEndOfTheirZone) {
+  ClusterState state;
+  state.nodes.push_back(InZone("a1", "r", "a"));
+  state.nodes.push_back(InZone("b1", "r", "b"));
+  state.steps.push_back(ApplyNodeStep(InZone("a2", "r", "a"), 10));
+  state.steps.push_back(ApplyNodeStep(InZone("c1", "r", "c"), 20));
+  state.pods.push_back(Admitted(MakePod("early").Node("a2").Cpu("100m").Build()));
+  ClusterModel model(state, EngineOptions{});
+  ASSERT_EQ(model.nodes().size(), 4u) << "every node a step applies has an id from the start";
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a1", "b1"}));
+  EXPECT_FALSE(model.FindNode("a2").has_value()) << "an absent node is not in the cluster";
+  ASSERT_TRUE(model.FindAnyNode("a2").has_value());
+  EXPECT_EQ(model.pod(0_pod).node, kNoId) << "a pod bound to a node not there yet runs nowhere";
+
+  const std::uint64_t set_generation = model.node_set_generation();
+  model.AddNode(*model.FindAnyNode("c1"), InZone("c1", "r", "c"));
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a1", "b1", "c1"}));
+  model.AddNode(*model.FindAnyNode("a2"), InZone("a2", "r", "a"));
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a1", "b1", "c1", "a2"}));
+  EXPECT_GT(model.node_set_generation(), set_generation);
+  EXPECT_EQ(model.pod(0_pod).node, *model.FindNode("a2")) << "its pods bound by spec.nodeName start on it";
+  EXPECT_EQ(model.node(*model.FindNode("a2")).requested.milli_cpu, 100);
+  for (std::size_t pos = 0; pos < model.node_order().size(); ++pos) {
+    EXPECT_EQ(model.order_position(model.node_order()[pos]), static_cast<std::int32_t>(pos));
+  }
+
+  // Deleting b1 empties zone b: nodeTree drops the zone.
+  const NodeId b1 = *model.FindNode("b1");
+  model.RemoveNode(b1);
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a1", "c1", "a2"}));
+  EXPECT_EQ(model.order_position(b1), -1);
+  EXPECT_FALSE(model.FindNode("b1").has_value());
+  // Back again: zone b is now the last zone.
+  model.AddNode(b1, InZone("b1", "r", "b"));
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a1", "c1", "b1", "a2"}));
+}
+
+TEST(ClusterModelNodeOrderTest, ANodeWhoseZoneChangesMovesToTheEndOfItsNewZone) {
+  ClusterState state;
+  for (const auto& [name, zone] : std::vector<std::pair<std::string, std::string>>{
+           {"a1", "a"}, {"a2", "a"}, {"b1", "b"}}) {
+    state.nodes.push_back(InZone(name, "r", zone));
+  }
+  ClusterModel model(state, EngineOptions{});
+  model.UpdateNode(*model.FindNode("a1"), InZone("a1", "r", "b"));
+  EXPECT_EQ(OrderedNames(model), (std::vector<std::string>{"a2", "b1", "a1"}));
+}
+
 // ----------------------------------------------------------------------------------------------
 // Pods and aggregates.
 
