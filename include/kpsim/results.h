@@ -3,7 +3,9 @@
 // What a simulation returns: the event timeline, the outcome of every pod, node and pod group,
 // and the run's statistics. Plain values, rendered by kpsim/report.h.
 
+#include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -122,26 +124,64 @@ struct TieBreakerValue {
   friend bool operator==(const TieBreakerValue&, const TieBreakerValue&) = default;
 };
 
-// A node preemption could use, as the dry run (SelectVictimsOnNode) found it.
-struct DecisionCandidate {
-  static constexpr std::size_t kMaxTieBreakers = 5;
+// Every tie-breaker id a decision record can carry: the default profile's table
+// (pickOneNodeForPreemption) and the book's (`better`) use these.
+inline constexpr std::array<std::string_view, 5> kTieBreakerIds = {
+    "pdbViolations", "highestPriority", "prioritySum", "victims", "latestStartTime"};
 
-  ResultIndex node = kNoIndex;       // SimulationResult::nodes
-  std::vector<ResultIndex> victims;  // SimulationResult::pods, at most kDecisionVictimsShown
-  std::int64_t victim_count = 0;     // all of them
-  int pdb_violations = 0;
-
-  // The tie-breaker values in the table's order, held inline (no allocation per value).
-  std::span<const TieBreakerValue> tie_breakers() const {
-    return {tie_breaker_values_.data(), tie_breaker_count_};
-  }
-  std::span<TieBreakerValue> tie_breakers() { return {tie_breaker_values_.data(), tie_breaker_count_}; }
-  // Appends the next row's value. REQUIRES: fewer than kMaxTieBreakers so far.
-  void AddTieBreaker(TieBreakerValue value) { tie_breaker_values_.at(tie_breaker_count_++) = value; }
+// A candidate's tie-breaker values in its table's order: a small value (built on demand from
+// the candidate's compact storage), iterable and indexable.
+class TieBreakerValues {
+ public:
+  void push_back(TieBreakerValue v) { items_.at(size_++) = v; }
+  const TieBreakerValue* begin() const { return items_.data(); }
+  const TieBreakerValue* end() const { return items_.data() + size_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const TieBreakerValue& operator[](std::size_t i) const { return items_.at(i); }
+  const TieBreakerValue& back() const { return items_.at(size_ - 1); }
 
  private:
-  std::array<TieBreakerValue, kMaxTieBreakers> tie_breaker_values_{};
-  std::size_t tie_breaker_count_ = 0;
+  std::array<TieBreakerValue, kTieBreakerIds.size()> items_{};
+  std::size_t size_ = 0;
+};
+
+// A node preemption could use, as the dry run (SelectVictimsOnNode) found it.
+struct DecisionCandidate {
+  static constexpr std::size_t kMaxTieBreakers = kTieBreakerIds.size();
+
+  ResultIndex node = kNoIndex;       // SimulationResult::nodes
+  std::int32_t pdb_violations = 0;
+  std::vector<ResultIndex> victims;  // SimulationResult::pods, at most kDecisionVictimsShown
+  std::int64_t victim_count = 0;     // all of them
+
+  // The tie-breaker values in the table's order.
+  TieBreakerValues tie_breakers() const {
+    TieBreakerValues out;
+    for (std::size_t i = 0; i < count_; ++i) {
+      out.push_back({kTieBreakerIds.at(ids_[i]), values_[i], ((time_bits_ >> i) & 1U) != 0});
+    }
+    return out;
+  }
+  // Appends the next row's value. REQUIRES: fewer than kMaxTieBreakers so far; `value.id` is one
+  // of kTieBreakerIds. Held compactly (an id index and the value): a 5000-node run keeps tens of
+  // thousands of these.
+  void AddTieBreaker(TieBreakerValue value) {
+    const auto id = std::find(kTieBreakerIds.begin(), kTieBreakerIds.end(), value.id);
+    assert(id != kTieBreakerIds.end() && "a tie-breaker id outside kTieBreakerIds");
+    const std::size_t i = count_++;
+    values_.at(i) = value.value;
+    ids_.at(i) = static_cast<std::uint8_t>(id - kTieBreakerIds.begin());
+    if (value.is_time) time_bits_ = static_cast<std::uint8_t>(time_bits_ | (1U << i));
+  }
+  // Replaces row `i`'s value. REQUIRES: i < tie_breakers().size().
+  void SetTieBreakerValue(std::size_t i, std::int64_t value) { values_.at(i) = value; }
+
+ private:
+  std::array<std::int64_t, kMaxTieBreakers> values_{};
+  std::array<std::uint8_t, kMaxTieBreakers> ids_{};  // into kTieBreakerIds
+  std::uint8_t time_bits_ = 0;                         // bit i: row i is a start time
+  std::uint8_t count_ = 0;
 };
 
 // A PodDisruptionBudget the chosen victims count against.
@@ -224,12 +264,12 @@ struct SimulationResult {
   WallTime origin;
   std::vector<Warning> warnings;  // what the engine did not model or took as given
 
-  // Reserves room for a run over `pod_count` pods: a few events per pod and at most one preemption
-  // decision each (more grows as usual). Only capacity: pages no event is written to are never
-  // touched, while growing by doubling would copy and fault the whole timeline again each time.
-  void ReserveFor(std::size_t pod_count) {
-    events.reserve(pod_count * 4);
-    decisions.reserve(pod_count);
+  // Reserves room for a run that starts with `pending` pods to place: a few events for each (its
+  // own, its victims', their replacements') and at most one preemption decision (more grows as
+  // usual). Growing by doubling from empty would copy and fault the timeline again each time.
+  void ReserveFor(std::size_t pending) {
+    events.reserve(pending * 8 + 64);
+    decisions.reserve(pending);
   }
 
   // The names behind a decision record's indices (ResultIndex).

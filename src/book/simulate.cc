@@ -212,7 +212,9 @@ bool Runner::Preempt(int pod) {
 
 SimulationResult Runner::Run() {
   result_.profile = Profile::kBook;
-  result_.ReserveFor(static_cast<std::size_t>(state_.pod_count()));
+  std::size_t pending = 0;
+  for (int pod = 0; pod < state_.pod_count(); ++pod) pending += state_.IsPrebound(pod) ? 0 : 1;
+  result_.ReserveFor(pending);
   result_.origin = options_.origin.value_or(WallTime{});
   PlanApplies();
   ReleaseNextApply();

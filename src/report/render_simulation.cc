@@ -353,7 +353,7 @@ class TextWriter {
         std::vector<std::string> row = {sim.NodeName(c.node) + (i == 0 ? " *" : "")};
         if (victims_column) row.push_back(std::to_string(c.victim_count));
         if (pdb_column) row.push_back(std::to_string(c.pdb_violations));
-        const std::span<const TieBreakerValue> values = c.tie_breakers();
+        const TieBreakerValues values = c.tie_breakers();
         for (std::string_view id : ids) {
           const auto it = std::find_if(values.begin(), values.end(),
                                        [&](const TieBreakerValue& t) { return t.id == id; });

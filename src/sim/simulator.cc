@@ -1261,7 +1261,8 @@ void Simulator::Schedule(QueueEntity entity) {
 
 SimulationResult Simulator::Run() {
   result_.profile = Profile::kDefault;
-  result_.ReserveFor(model_.pods().size());
+  result_.ReserveFor(static_cast<std::size_t>(std::count_if(
+      model_.pods().begin(), model_.pods().end(), [](const PodInfo& p) { return p.state == PodState::kPending; })));
   result_.origin = WallTime{model_.origin_unix_us()};
   // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order;
   // with `--arrival sequential`, those without a creationTimestamp one apply at a time.

@@ -104,8 +104,9 @@ struct Named {
     out.decided_by = std::string(d.decided_by);
     out.decided_by_label = std::string(d.decided_by_label);
     for (const DecisionCandidate& c : d.candidates) {
+      const TieBreakerValues values = c.tie_breakers();
       out.candidates.push_back({n.node(c.node), n.Pods(c.victims), c.victim_count, c.pdb_violations,
-                                {c.tie_breakers().begin(), c.tie_breakers().end()}});
+                                {values.begin(), values.end()}});
     }
     out.candidate_count = d.candidate_count;
     out.nodes_evaluated = d.nodes_evaluated;
