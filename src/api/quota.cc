@@ -168,6 +168,12 @@ void QuotaTracker::ApplyQuota(const ResourceQuota& quota, const std::vector<cons
   }
 }
 
+bool QuotaTracker::DeleteQuota(std::string_view namespace_, std::string_view name) {
+  return std::erase_if(quotas_, [&](const QuotaStatus& s) {
+           return s.quota.meta.namespace_ == namespace_ && s.quota.meta.name == name;
+         }) > 0;
+}
+
 void QuotaTracker::Count(const Pod& pod, int sign) {
   QuotaAmounts usage;
   for (QuotaStatus& s : quotas_) {

@@ -841,6 +841,25 @@ void Simulator::ApplyStep(const TimedStep& timed) {
               fmt::format("apply Node {}: updated (labels, taints, unschedulable, allocatable)", name));
     return;
   }
+  if (const auto* quota = std::get_if<ResourceQuota>(&object.value)) {
+    model_.ApplyQuota(*quota);
+    const auto& all = model_.quotas().quotas();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const QuotaStatus& q) {
+      return q.quota.meta.namespace_ == quota->meta.namespace_ && q.quota.meta.name == quota->meta.name;
+    });
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("apply ResourceQuota {}: {}; hard {}, used {} by the pods that exist now", name,
+                          create ? "created" : "updated", FormatQuotaAmounts(it->hard), FormatQuotaAmounts(it->used)));
+    RetryRefusedCreates();  // a raised limit may admit a refused create
+    return;
+  }
+  if (const auto* config = std::get_if<QuotaAdmissionConfig>(&object.value)) {
+    model_.SetQuotaConfig(*config);
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("apply {}: the ResourceQuota admission plugin's configuration replaced (limitedResources)", name));
+    RetryRefusedCreates();
+    return;
+  }
   if (const auto* pc = std::get_if<PriorityClass>(&object.value)) {
     StepEvent(timed, EventReason::kScenarioStep, "", "",
               fmt::format("apply PriorityClass {}: {} (value {}); objects created from now on resolve against it", name,
@@ -919,6 +938,16 @@ void Simulator::DeleteStep(const TimedStep& timed) {
                           step.name, node.pods.size(), kPodGcQuarantine.count() / 1'000'000));
     return;
   }
+  if (step.kind == "ResourceQuota") {
+    if (!model_.DeleteQuota(ns, step.name)) {
+      not_found("resourcequotas");
+      return;
+    }
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("delete ResourceQuota {}/{}: it limits nothing from then on", ns, step.name));
+    RetryRefusedCreates();
+    return;
+  }
   if (step.kind == "PodDisruptionBudget") {
     if (!model_.DeletePdb(ns + "/" + step.name)) {
       not_found("poddisruptionbudgets.policy");
@@ -929,7 +958,7 @@ void Simulator::DeleteStep(const TimedStep& timed) {
     return;
   }
   const std::string message = fmt::format(
-      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods, Nodes and PodDisruptionBudgets); "
+      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods, Nodes, PodDisruptionBudgets and ResourceQuotas); "
       "nothing changed",
       step.kind, step.name, step.kind);
   StepEvent(timed, EventReason::kScenarioStep, "", "", message);

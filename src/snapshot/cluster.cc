@@ -645,6 +645,14 @@ void ClusterModel::RemoveNode(NodeId node_id) {
   ++progress_generation_;
 }
 
+void ClusterModel::ApplyQuota(const ResourceQuota& quota) {
+  std::vector<const Pod*> existing;
+  for (const PodInfo& pod : pods_) {
+    if (pod.state != PodState::kDeleted) existing.push_back(&pod.pod);
+  }
+  quotas_.ApplyQuota(quota, existing);
+}
+
 void ClusterModel::UpdateNode(NodeId node_id, const Node& api) {
   NodeInfo& node = nodes_[node_id];
   if (node.present && ZoneKey(api.meta.labels) != ZoneKey(node.api->meta.labels)) {

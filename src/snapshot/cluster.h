@@ -252,6 +252,12 @@ class ClusterModel {
   void ApplyPdb(const PodDisruptionBudget& api);
   // A PodDisruptionBudget deleted: it selects no pod any more. Returns false if there is none.
   bool DeletePdb(std::string_view key);
+  // A ResourceQuota created or replaced: its usage is counted afresh over the pods that exist
+  // now, as the quota controller would; deleted: it limits nothing (false if there is none).
+  void ApplyQuota(const ResourceQuota& quota);
+  bool DeleteQuota(std::string_view namespace_, std::string_view name) { return quotas_.DeleteQuota(namespace_, name); }
+  // The ResourceQuota admission plugin's configuration replaced.
+  void SetQuotaConfig(const QuotaAdmissionConfig& config) { quotas_.SetConfig(config); }
   // An actuated in-place resize: the bound pod's requests become `requests` (plus pods=1).
   void ResizePod(PodId pod, const ResourceList& requests);
   // A node a Scenario step applies joins the cluster (nodeTree.addNode): it enters the node order,

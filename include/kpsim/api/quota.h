@@ -51,6 +51,8 @@ class QuotaTracker {
   void SetConfig(std::optional<QuotaAdmissionConfig> config) { config_ = std::move(config); }
   // A quota created (or replaced, same namespace and name); `pods` are the pods that exist now.
   void ApplyQuota(const ResourceQuota& quota, const std::vector<const Pod*>& pods);
+  // A quota deleted: it limits nothing from then on. False when there is none of that name.
+  bool DeleteQuota(std::string_view namespace_, std::string_view name);
   // checkRequest for creating `pod`: nullopt when admitted, else the reason as the API server
   // words it after `pods "NAME" is forbidden: ` ("exceeded quota: ...", "failed quota: ...",
   // "insufficient quota to match these scopes: ...", "insufficient quota to consume: ...").
