@@ -158,4 +158,56 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   }
 }
 
+void Framework::DiagnoseResize(const PodInfo& probe, NodeId node, const Status& filter,
+                               const DryRunResult& decided, ExplainResult& out) {
+  out.profile = Profile::kDefault;
+  out.pod = probe.key;
+  out.priority = probe.priority;
+  out.eligible = true;
+  const std::string& name = model_.node(node).name;
+  for (NodeId id : model_.node_order()) {
+    FilterOutcome outcome;
+    outcome.node = model_.node(id).name;
+    if (id == node) {
+      FillStatus(model_.reasons(), filter, outcome);
+    } else {
+      // The resize domain is the pod's own node (rule 19.2).
+      outcome.code = std::string(CodeName(Code::kUnschedulableAndUnresolvable));
+      outcome.reasons.emplace_back("pod assigned to different node");
+    }
+    out.filter.push_back(std::move(outcome));
+  }
+  if (filter.IsSuccess()) {
+    out.fits_node = name;
+    out.message = fmt::format("the resize fits on {}: pod resize fits, waiting for Kubelet actuation", name);
+    return;
+  }
+  if (filter.code() != Code::kUnschedulable) {
+    out.message = fmt::format("the resize does not fit on {} and preemption cannot help there", name);
+    return;
+  }
+  AffinityState affinity_state;
+  const AffinityState* affinity = filters_.PreFilter(probe, affinity_state) ? &affinity_state : nullptr;
+  CandidateOutcome outcome;
+  const DryRunResult r = victims_.SelectVictimsOnNode(probe, node, affinity, &outcome, &probe);
+  outcome.node = name;
+  if (!r.candidate) {
+    ReprieveStep step;
+    step.why = "not a candidate: " + victims_.ReasonsText(r.status);
+    outcome.steps.push_back(std::move(step));
+  }
+  out.candidates.push_back(std::move(outcome));
+  if (decided.candidate) {
+    ChosenCandidate chosen;
+    chosen.node = name;
+    for (const Victim& v : decided.candidate->victims) chosen.victims.push_back(model_.pod(v.pod).key);
+    chosen.decided_by = "only candidate (a resize preempts on the pod's own node only)";
+    out.chosen = std::move(chosen);
+    out.message = fmt::format("resize preemption on {}: {} victim(s); no nominatedNodeName (the pod is bound)", name,
+                              decided.candidate->victims.size());
+  } else {
+    out.message = fmt::format("resize preemption on {}: no victims", name);
+  }
+}
+
 }  // namespace kpsim::engine

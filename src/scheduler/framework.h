@@ -95,6 +95,12 @@ class Framework {
   // by the caller. Sets `filter` to its Filter verdict on `node`; when that is Unschedulable,
   // returns SelectVictimsOnNode there (the resize domain is its own node only).
   DryRunResult ResizeDryRun(const PodInfo& probe, NodeId node, Status& filter);
+  // The read-only diagnosis of that attempt, as explain shows a placement's: every other node
+  // rejected with "pod assigned to different node" (UnschedulableAndUnresolvable), the own node's
+  // verdict and, when it is Unschedulable, its dry run with the reprieve steps. Same state as the
+  // decision (the caller keeps the pod detached).
+  void DiagnoseResize(const PodInfo& probe, NodeId node, const Status& filter, const DryRunResult& decided,
+                      ExplainResult& out);
 
   // Statistics: dry runs asked for (cached or not), preemption attempts.
   std::int64_t dry_runs() const { return dry_runs_; }

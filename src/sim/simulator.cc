@@ -683,6 +683,14 @@ void Simulator::ResizePreemption(Resize& r) {
   model_.Detach(r.pod);
   Status filter;
   const DryRunResult dry = framework_.ResizeDryRun(probe, node_id, filter);
+  Attempt attempt;
+  attempt.pod = r.pod;
+  attempt.outcome = filter.IsSuccess() ? Attempt::Outcome::kBind
+                    : dry.candidate    ? Attempt::Outcome::kPreempt
+                                       : Attempt::Outcome::kFail;
+  Observe(attempt, [&](ExplainResult& out, bool /*chosen_only*/) {
+    framework_.DiagnoseResize(probe, node_id, filter, dry, out);
+  });
   model_.Reattach(r.pod);
   if (filter.IsSuccess()) {
     // Permit: "pod resize fits, waiting for Kubelet actuation"; the kubelet actuates it.

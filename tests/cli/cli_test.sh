@@ -141,6 +141,14 @@ if json_check "$WORK/out" '"met here only by lower-priority pods preemption woul
 else
   fail "explain: affinity-to-lower-priority caveat"
 fi
+# --- explain of an in-place resize attempt (the scheduler's resize preemption) -------------------
+expect_rc "explain: resize attempt" 0 explain --pod db-0 -o json --feature-gates InPlacePodVerticalScalingSchedulerPreemption=true "$FIX/resize-two-nodes.yaml"
+if json_check "$WORK/out" 'd["round"] == 1 and d["time"] == 30 and [f["code"] for f in d["filter"]] == ["Unschedulable", "UnschedulableAndUnresolvable"] and d["filter"][1]["reasons"] == ["pod assigned to different node"] and len(d["candidates"]) == 1 and [s["pod"] for s in d["candidates"][0]["steps"]] == ["default/batch-a", "default/batch-b"] and d["candidates"][0]["steps"][0]["reprieved"] and not d["candidates"][0]["steps"][1]["reprieved"] and d["chosen"]["victims"] == ["default/batch-b"]'; then
+  ok "explain shows a resize attempt's candidate and reprieve steps on the pod's own node"
+else
+  fail "explain: resize attempt"
+fi
+expect_rc "explain: resize without the gate" 2 explain --pod db-0 "$EX/resize-preemption.yaml"
 expect_rc "explain: cross-node anti-affinity" 0 explain --pod web "$FIX/cross-node-anti-affinity.yaml"
 if grep -q "blocked by default/batch on node n2 (topology.kubernetes.io/zone a).*cross-node preemption is not done" "$WORK/out"; then
   ok "explain names the pod on another node that blocks preemption"
