@@ -3,6 +3,7 @@
 #include "kpsim/engine.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,40 +46,42 @@ WallTime ResolveOrigin(const ClusterState& state, const EngineOptions& options) 
 
 // What the book's model leaves out that the default profile models, said once per feature with
 // the pods counted: `uses(pod)` picks the pods, `field` and `consequence` finish the sentence.
-template <typename Uses>
-std::optional<Warning> BookIgnores(const ClusterState& state, Uses uses, std::string_view field,
-                                   std::string_view consequence) {
-  int count = 0;
-  const Pod* first = nullptr;
-  for (const Pod& pod : state.pods) {
-    if (!uses(pod)) continue;
-    if (count++ == 0) first = &pod;
-  }
-  if (first == nullptr) return std::nullopt;
-  Warning warning;
-  warning.code = "IgnoredByProfile";
-  warning.object = "Pod " + (first->meta.namespace_.empty() ? std::string("default")
-                                                             : first->meta.namespace_) +
-                   "/" + first->meta.name;
-  warning.message = fmt::format(
-      "{} {}: {}", count == 1 ? std::string("uses") : fmt::format("the first of {} pods that use", count),
-      field, fmt::format(fmt::runtime(consequence), count == 1 ? "it" : "them"));
-  return warning;
-}
+struct BookIgnored {
+  bool (*uses)(const Pod&);
+  std::string_view field;
+  std::string_view consequence;
+};
+
+constexpr std::array<BookIgnored, 2> kBookIgnored{{
+    {[](const Pod& p) { return !p.spec.scheduling_gates.empty(); }, "spec.schedulingGates",
+     "the book profile has no scheduling gates (its model queues every pod), so it schedules {} "
+     "as if ungated; --profile default keeps gated pods pending (SchedulingGated)"},
+    {[](const Pod& p) { return !p.spec.host_ports.empty(); }, "host ports (hostPort, hostNetwork)",
+     "the book profile has no NodePorts filter (its model fits resources only), so it places {} "
+     "as if no port were asked for; --profile default refuses nodes whose ports conflict"},
+}};
 
 std::vector<Warning> BookWarnings(const ClusterState& state) {
-  std::vector<Warning> out;
-  if (auto w = BookIgnores(
-          state, [](const Pod& p) { return !p.spec.scheduling_gates.empty(); }, "spec.schedulingGates",
-          "the book profile has no scheduling gates (its model queues every pod), so it schedules {} "
-          "as if ungated; --profile default keeps gated pods pending (SchedulingGated)")) {
-    out.push_back(std::move(*w));
+  // One pass over the pods for every feature (a large input's pods do not stay in cache).
+  std::array<int, kBookIgnored.size()> count{};
+  std::array<const Pod*, kBookIgnored.size()> first{};
+  for (const Pod& pod : state.pods) {
+    for (std::size_t i = 0; i < kBookIgnored.size(); ++i) {
+      if (!kBookIgnored[i].uses(pod)) continue;
+      if (count[i]++ == 0) first[i] = &pod;
+    }
   }
-  if (auto w = BookIgnores(
-          state, [](const Pod& p) { return !p.spec.host_ports.empty(); }, "host ports (hostPort, hostNetwork)",
-          "the book profile has no NodePorts filter (its model fits resources only), so it places {} "
-          "as if no port were asked for; --profile default refuses nodes whose ports conflict")) {
-    out.push_back(std::move(*w));
+  std::vector<Warning> out;
+  for (std::size_t i = 0; i < kBookIgnored.size(); ++i) {
+    if (first[i] == nullptr) continue;
+    Warning warning;
+    warning.code = "IgnoredByProfile";
+    warning.object = "Pod " + (first[i]->meta.namespace_.empty() ? std::string("default") : first[i]->meta.namespace_) +
+                     "/" + first[i]->meta.name;
+    warning.message = fmt::format(
+        "{} {}: {}", count[i] == 1 ? std::string("uses") : fmt::format("the first of {} pods that use", count[i]),
+        kBookIgnored[i].field, fmt::format(fmt::runtime(kBookIgnored[i].consequence), count[i] == 1 ? "it" : "them"));
+    out.push_back(std::move(warning));
   }
   if (!state.steps.empty()) {
     Warning w;
