@@ -31,6 +31,7 @@ enum class EventReason : std::uint8_t {
   kScenarioStep,  // a Scenario step ran (node changes, PDB changes, deletions, pressure)
   kEvicted,       // the kubelet evicted the pod under node pressure
   kFailedCreate,  // a controller's (or a step's) pod refused by the ResourceQuota admission plugin
+  kResize,        // an in-place resize read from a snapshot pod's status: pending, actuated, preempted for
 };
 std::string_view EventReasonName(EventReason r);
 

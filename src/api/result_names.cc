@@ -15,6 +15,7 @@ std::string_view EventReasonName(EventReason r) {
     case EventReason::kScenarioStep: return "ScenarioStep";
     case EventReason::kEvicted: return "Evicted";
     case EventReason::kFailedCreate: return "FailedCreate";
+    case EventReason::kResize: return "Resize";
   }
   return "Unknown";
 }

@@ -661,10 +661,21 @@ Node DecodeNode(const V& v, const Path& p) {
   return node;
 }
 
+// status.containerStatuses[] and status.initContainerStatuses[]: the resources the kubelet reports
+// for one container (in-place pod resize).
+struct ContainerResourceStatus {
+  std::string name;
+  bool has_resources = false;  // status.resources is set (upstream's `cs.Resources != nil`)
+  ResourceList requests;       // status.resources.requests: what the runtime actuated
+  ResourceList allocated;      // status.allocatedResources: what the kubelet admitted
+};
+
 // What the scheduler reads of one container besides its requests.
 struct ContainerFacts {
   bool sidecar = false;  // an init container with restartPolicy Always
+  bool init = false;     // from spec.initContainers
   std::string name;
+  ResourceList requests;  // resources.requests, defaulted from limits
   std::string image;
   ResourceList limits;        // resources.limits as written
   std::uint8_t declared = 0;  // ContainerRequest::kRequestsCpu, ...
@@ -776,11 +787,95 @@ Toleration DecodeToleration(const V& v, const Path& p) {
   return t;
 }
 
-template <typename V>
-void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
+// `AggregateContainerRequests` (k8s component-helpers resource/helpers.go): the containers'
+// requests summed with the sidecars'; the i-th regular init container needs its own requests plus
+// every sidecar started before it; the pod needs the larger of the two. `of(facts)` gives a
+// container's requests (as written, or as its status reports them).
+template <typename Of, typename V>
+ResourceList AggregateContainerRequests(const std::vector<ContainerFacts>& main_containers,
+                                        const std::vector<ContainerFacts>& init_containers, const Of& of,
+                                        const V& v, const Path& p) {
   ResourceList containers;
   ResourceList restartable_init;  // sidecars started so far
   ResourceList init_max;
+  const Path containers_path = p.Field("containers");
+  const Path init_path = p.Field("initContainers");
+  for (std::size_t i = 0; i < main_containers.size(); ++i) {
+    AddResources(containers, of(main_containers[i]), v, containers_path.Index(static_cast<int>(i)));
+  }
+  for (std::size_t i = 0; i < init_containers.size(); ++i) {
+    const ContainerFacts& facts = init_containers[i];
+    const Path ip = init_path.Index(static_cast<int>(i));
+    ResourceList r = of(facts);
+    if (facts.sidecar) {
+      AddResources(containers, r, v, ip);
+      AddResources(restartable_init, r, v, ip);
+      init_max = ResourceList::Max(init_max, restartable_init);
+    } else {
+      AddResources(r, restartable_init, v, ip);
+      init_max = ResourceList::Max(init_max, r);
+    }
+  }
+  return ResourceList::Max(containers, init_max);
+}
+
+// A bound pod's resize, from its status (`determineContainerReqs`, k8s component-helpers): a
+// container (or sidecar) whose status reports resources counts max(spec, actuated, allocated)
+// for cpu and memory, or only max(actuated, allocated) while its resize is Infeasible; a value
+// neither status list names keeps the spec's. When that differs from the spec, the pod has a
+// resize pending (`status.resize`): what the spec asks, and what the kubelet holds.
+template <typename RequestsOf>
+void ReadPendingResize(const std::vector<ContainerFacts>& main_containers,
+                       const std::vector<ContainerFacts>& init_containers, const RequestsOf& pod_requests_of,
+                       const std::vector<ContainerResourceStatus>& statuses, PodSpec& spec,
+                       PodStatus& status) {
+  if (statuses.empty()) return;
+  std::string reason;
+  for (const PodCondition& c : status.conditions) {
+    if (c.type == "PodResizePending") reason = c.reason;
+  }
+  const auto status_of = [&](const ContainerFacts& facts) -> const ContainerResourceStatus* {
+    if (facts.init && !facts.sidecar) return nullptr;
+    for (const ContainerResourceStatus& cs : statuses) {
+      if (cs.name == facts.name && cs.has_resources) return &cs;
+    }
+    return nullptr;
+  };
+  // `include_spec`: the scheduler's view (spec counted unless Infeasible); otherwise the kubelet's.
+  const auto with_status = [&](bool include_spec) {
+    return [&status_of, include_spec](const ContainerFacts& facts) {
+      ResourceList r = facts.requests;
+      const ContainerResourceStatus* cs = status_of(facts);
+      if (cs == nullptr) return r;
+      const auto pick = [&](std::int64_t spec_value, std::int64_t actuated, std::int64_t allocated) {
+        const std::int64_t reported = std::max(actuated, allocated);
+        if (actuated == 0 && allocated == 0) return spec_value;
+        return include_spec ? std::max(spec_value, reported) : reported;
+      };
+      r.milli_cpu = pick(r.milli_cpu, cs->requests.milli_cpu, cs->allocated.milli_cpu);
+      r.memory = pick(r.memory, cs->requests.memory, cs->allocated.memory);
+      return r;
+    };
+  };
+  const bool any = std::any_of(main_containers.begin(), main_containers.end(),
+                               [&](const ContainerFacts& f) { return status_of(f) != nullptr; }) ||
+                   std::any_of(init_containers.begin(), init_containers.end(),
+                               [&](const ContainerFacts& f) { return status_of(f) != nullptr; });
+  if (!any) return;
+  ResourceList allocated = pod_requests_of(with_status(false));
+  if (allocated.milli_cpu == spec.requests.milli_cpu && allocated.memory == spec.requests.memory) return;
+  PendingResize resize;
+  resize.desired = spec.requests;
+  resize.reason = reason;
+  spec.requests = reason == "Infeasible" ? allocated : pod_requests_of(with_status(true));
+  resize.allocated = std::move(allocated);
+  status.resize = std::move(resize);
+}
+
+// `statuses` and `status`: a bound pod's container statuses and its status, for a resize.
+template <typename V>
+void DecodePodSpec(const V& v, const Path& p, PodSpec& spec, PodStatus* status = nullptr,
+                   const std::vector<ContainerResourceStatus>* statuses = nullptr) {
   ResourceList limits_containers;   // the same aggregation for limits (PodLimits)
   ResourceList limits_restartable;
   ResourceList limits_init_max;
@@ -872,8 +967,8 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
     } else if (key == "containers") {
       Items(c, cp, [&](const V& item, const Path& ip) {
         ContainerFacts facts;
-        const ResourceList own = DecodeContainerRequests(item, ip, facts);
-        AddResources(containers, own, item, ip);
+        facts.requests = DecodeContainerRequests(item, ip, facts);
+        const ResourceList& own = facts.requests;
         spec.containers.push_back(
             ContainerRequest{facts.name, own.memory, own.ephemeral_storage, facts.declared, false});
         AddResources(limits_containers, facts.limits, item, ip);
@@ -881,29 +976,22 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
         main_containers.push_back(std::move(facts));
       });
     } else if (key == "initContainers") {
-      // Mirrors `AggregateContainerRequests` (k8s component-helpers resource/helpers.go): the
-      // i-th regular init container needs its own requests plus every sidecar started before
-      // it; sidecars also run alongside the regular containers.
       Items(c, cp, [&](const V& item, const Path& ip) {
         ContainerFacts facts;
-        ResourceList r = DecodeContainerRequests(item, ip, facts);
-        const bool sidecar = facts.sidecar;
+        facts.init = true;
+        facts.requests = DecodeContainerRequests(item, ip, facts);
+        const ResourceList& r = facts.requests;
         spec.containers.push_back(ContainerRequest{facts.name, r.memory, r.ephemeral_storage, facts.declared, true});
         ResourceList l = facts.limits;
-        init_containers.push_back(std::move(facts));
-        if (sidecar) {
-          AddResources(containers, r, item, ip);
-          AddResources(restartable_init, r, item, ip);
-          init_max = ResourceList::Max(init_max, restartable_init);
+        if (facts.sidecar) {
           AddResources(limits_containers, l, item, ip);
           AddResources(limits_restartable, l, item, ip);
           limits_init_max = ResourceList::Max(limits_init_max, limits_restartable);
         } else {
-          AddResources(r, restartable_init, item, ip);
-          init_max = ResourceList::Max(init_max, r);
           AddResources(l, limits_restartable, item, ip);
           limits_init_max = ResourceList::Max(limits_init_max, l);
         }
+        init_containers.push_back(std::move(facts));
       });
     } else if (key == "overhead") {
       overhead = ResourceMap(c, cp);
@@ -919,8 +1007,7 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   });
   // Mirrors `PodRequests`: max(containers + sidecars, init containers), then pod-level
   // requests (PodLevelResources: cpu and memory, defaulted from limits) override the aggregate,
-  // then overhead is added.
-  ResourceList requests = ResourceList::Max(containers, init_max);
+  // then overhead is added. `of` gives each container's requests.
   const auto pod_level = [&](std::string_view name) -> std::optional<Quantity> {
     for (const auto& [n, q] : pod_requests) {
       if (n == name) return q;
@@ -930,12 +1017,20 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
     }
     return std::nullopt;
   };
-  if (std::optional<Quantity> cpu = pod_level(kResourceCpu)) requests.Set(kResourceCpu, *cpu);
-  if (std::optional<Quantity> mem = pod_level(kResourceMemory)) {
-    requests.Set(kResourceMemory, *mem);
+  const auto pod_requests_of = [&](const auto& of) {
+    ResourceList requests = AggregateContainerRequests(main_containers, init_containers, of, v, p);
+    if (std::optional<Quantity> cpu = pod_level(kResourceCpu)) requests.Set(kResourceCpu, *cpu);
+    if (std::optional<Quantity> mem = pod_level(kResourceMemory)) {
+      requests.Set(kResourceMemory, *mem);
+    }
+    AddResources(requests, ToResourceList(overhead), v, p.Field("overhead"));
+    return requests;
+  };
+  const auto as_written = [](const ContainerFacts& facts) -> const ResourceList& { return facts.requests; };
+  spec.requests = pod_requests_of(as_written);
+  if (status != nullptr && statuses != nullptr) {
+    ReadPendingResize(main_containers, init_containers, pod_requests_of, *statuses, spec, *status);
   }
-  AddResources(requests, ToResourceList(overhead), v, p.Field("overhead"));
-  spec.requests = std::move(requests);
   // PodLimits: the same aggregation, pod-level limits overriding cpu and memory, overhead added to
   // the limits that are set.
   ResourceList limits = ResourceList::Max(limits_containers, limits_init_max);
@@ -967,14 +1062,36 @@ void DecodePodSpec(const V& v, const Path& p, PodSpec& spec) {
   for (const ContainerFacts& facts : main_containers) spec.images.push_back(facts.image);
 }
 
+// status.containerStatuses[] / initContainerStatuses[]: name, resources.requests and
+// allocatedResources (what an in-place resize needs).
+template <typename V>
+void DecodeContainerStatuses(const V& v, const Path& p, std::vector<ContainerResourceStatus>& out) {
+  Items(v, p, [&](const V& item, const Path& ip) {
+    ContainerResourceStatus cs;
+    Fields(item, ip, [&](std::string_view k, const V& f, const Path& fp) {
+      if (k == "name") {
+        cs.name = Str(f, fp);
+      } else if (k == "allocatedResources") {
+        cs.allocated = ToResourceList(ResourceMap(f, fp));
+      } else if (k == "resources" && f.type() != NodeType::kNull) {
+        cs.has_resources = true;
+        Fields(f, fp, [&](std::string_view rk, const V& rf, const Path& rp) {
+          if (rk == "requests") cs.requests = ToResourceList(ResourceMap(rf, rp));
+        });
+      }
+    });
+    out.push_back(std::move(cs));
+  });
+}
+
 template <typename V>
 Pod DecodePod(const V& v, const Path& p) {
   Pod pod;
+  std::vector<ContainerResourceStatus> statuses;
+  // The status first, whatever the field order: the spec's requests depend on it (resizes).
   Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
     if (key == "metadata") {
       pod.meta = DecodeMeta(c, cp);
-    } else if (key == "spec") {
-      DecodePodSpec(c, cp, pod.spec);
     } else if (key == "status") {
       Fields(c, cp, [&](std::string_view k, const V& f, const Path& fp) {
         if (k == "phase") {
@@ -999,9 +1116,14 @@ Pod DecodePod(const V& v, const Path& p) {
             });
             pod.status.conditions.push_back(std::move(cond));
           });
+        } else if (k == "containerStatuses" || k == "initContainerStatuses") {
+          DecodeContainerStatuses(f, fp, statuses);
         }
       });
     }
+  });
+  Fields(v, p, [&](std::string_view key, const V& c, const Path& cp) {
+    if (key == "spec") DecodePodSpec(c, cp, pod.spec, &pod.status, &statuses);
   });
   return pod;
 }

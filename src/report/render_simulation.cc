@@ -253,6 +253,8 @@ class TextWriter {
         return fmt::format("Evicted {} from {}: {}", e.pod, e.node, e.message);
       case EventReason::kFailedCreate:
         return fmt::format("FailedCreate {}: {}", e.pod, e.message);
+      case EventReason::kResize:
+        return fmt::format("Resize {}", e.message);
     }
     return e.message;
   }

@@ -111,14 +111,24 @@ class Simulator {
   // actuated when its node has room, and with InPlacePodVerticalScalingSchedulerPreemption on the
   // scheduler preempts on the pod's own node for it.
   struct Resize {
-    const TimedStep* step = nullptr;
+    const TimedStep* step = nullptr;  // null for a resize read from a snapshot pod's status
     PodId pod = kNoId;
     ResourceList target;          // the pod's requests after the resize (pods=1 included)
+    // What the kubelet holds for the pod until it actuates the resize. Meanwhile the scheduler
+    // counts max(target, allocated) (rule 19.4), unless the resize is Infeasible.
+    ResourceList allocated;
     std::vector<PodId> victims;   // preempted for it, maybe still terminating
     bool done = false;
     bool infeasible = false;      // bigger than the node: never actuated, never preempts
   };
   void StartResize(const TimedStep& timed);
+  void StartSnapshotResizes();
+  // A resize that does not fit yet: counted at max(desired, allocated), then preempted for.
+  void DeferResize(Resize& r);
+  // What the kubelet has allocated on `r`'s node to pods other than r's.
+  ResourceList KubeletUsedBesides(const Resize& r) const;
+  // A resize's event: the step's when a step asked for it, a Resize event otherwise.
+  void ResizeEvent(const Resize& r, const PodInfo& pod, const std::string& node, std::string message);
   bool TryActuate(Resize& r);
   void ResizePreemption(Resize& r);
   void RetryResizes();
@@ -590,11 +600,13 @@ void Simulator::StartResize(const TimedStep& timed) {
   r.step = &timed;
   r.pod = *id;
   r.target = pod.request;
+  r.allocated = pod.request;
   for (Resize& earlier : resizes_) {
     // spec.resources holds the latest desired value: a resize still waiting is superseded, and the
-    // new one starts from what it asked for.
+    // new one starts from what it asked for; the kubelet still holds what it held.
     if (earlier.pod != r.pod || earlier.done) continue;
     if (!earlier.infeasible) r.target = earlier.target;
+    r.allocated = earlier.allocated;
     earlier.done = true;
   }
   for (const auto& [name, q] : timed.step.requests) r.target.Set(name, q);
@@ -602,30 +614,91 @@ void Simulator::StartResize(const TimedStep& timed) {
   ResourceList capacity = node.allocatable;
   capacity.pods = 1;
   if (const auto short_of = FirstShort(r.target, capacity)) {
-    // Infeasible: bigger than the node; never preempts (rule 19.1).
+    // Infeasible: bigger than the node; never preempts (rule 19.1), and the scheduler counts what
+    // the kubelet holds (determineContainerReqs).
     StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name,
               fmt::format("resize: {} Infeasible (PodResizePending): Node didn't have enough capacity: {}, requested: "
                           "{}, capacity: {}",
                           pod.key, short_of->first, short_of->second.first, short_of->second.second));
     r.infeasible = true;
+    if (!(pod.request == r.allocated)) model_.ResizePod(r.pod, r.allocated);
     resizes_.push_back(std::move(r));
     return;
   }
   StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name,
-            fmt::format("resize: {} asks for {} (was {})", pod.key, RequestsText(r.target), RequestsText(pod.request)));
+            fmt::format("resize: {} asks for {} (was {})", pod.key, RequestsText(r.target), RequestsText(r.allocated)));
   Resize& added = resizes_.emplace_back(std::move(r));
   if (TryActuate(added)) return;
-  ResourceList used = node.requested;
-  used -= pod.request;
+  DeferResize(added);
+}
+
+void Simulator::DeferResize(Resize& r) {
+  const PodInfo& pod = model_.pod(r.pod);
+  const NodeInfo& node = model_.node(pod.node);
+  // Rule 19.4: while Deferred, the scheduler counts max(desired, allocated), so other pods see
+  // the node as the resize will leave it.
+  const ResourceList counted = ResourceList::Max(r.target, r.allocated);
+  if (!(pod.request == counted)) model_.ResizePod(r.pod, counted);
+  const ResourceList used = KubeletUsedBesides(r);
   ResourceList free = node.allocatable;
   free -= used;
-  const std::string what = FirstShort(added.target, free) ? FirstShort(added.target, free)->first : "pods";
-  StepEvent(timed, EventReason::kScenarioStep, pod.key, node.name,
-            fmt::format("resize: {} Deferred (PodResizePending): Node didn't have enough resource: {}, requested: {}, "
-                        "used: {}, capacity: {}",
-                        pod.key, what, AmountOf(added.target, what), AmountOf(used, what),
-                        AmountOf(node.allocatable, what)));
-  if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption) ResizePreemption(added);
+  const auto short_of = FirstShort(r.target, free);
+  const std::string what = short_of ? short_of->first : "pods";
+  ResizeEvent(r, pod, node.name,
+              fmt::format("resize: {} Deferred (PodResizePending): Node didn't have enough resource: {}, requested: {}, "
+                          "used: {}, capacity: {}",
+                          pod.key, what, AmountOf(r.target, what), AmountOf(used, what),
+                          AmountOf(node.allocatable, what)));
+  if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption) ResizePreemption(r);
+}
+
+ResourceList Simulator::KubeletUsedBesides(const Resize& r) const {
+  // The kubelet admits a resize against what it has allocated to the node's other pods
+  // (`canResizePod`): their counted requests, less what their own pending resizes add.
+  const PodInfo& pod = model_.pod(r.pod);
+  ResourceList used = model_.node(pod.node).requested;
+  used -= pod.request;
+  for (const Resize& other : resizes_) {
+    if (other.done || other.infeasible || other.pod == r.pod) continue;
+    const PodInfo& o = model_.pod(other.pod);
+    if (o.node != pod.node || o.state == PodState::kDeleted) continue;
+    used -= o.request;
+    used += other.allocated;
+  }
+  return used;
+}
+
+void Simulator::ResizeEvent(const Resize& r, const PodInfo& pod, const std::string& node, std::string message) {
+  if (r.step != nullptr) {
+    StepEvent(*r.step, EventReason::kScenarioStep, pod.key, node, std::move(message));
+    return;
+  }
+  Emit(EventReason::kResize, pod, node, std::move(message));
+}
+
+void Simulator::StartSnapshotResizes() {
+  // Pods whose status shows a resize the kubelet has not actuated (PodResizePending, or specs
+  // ahead of their status): the reader counted them as the scheduler does; the kubelet goes on.
+  for (PodId id : model_.pods().ids()) {
+    const PodInfo& pod = model_.pod(id);
+    if (pod.state != PodState::kRunning || pod.node == kNoId || !pod.pod.status.resize) continue;
+    const PendingResize& pending = *pod.pod.status.resize;
+    Resize r;
+    r.pod = id;
+    r.target = pending.desired;
+    r.target.pods = 1;
+    r.allocated = pending.allocated;
+    r.allocated.pods = 1;
+    r.infeasible = pending.reason == "Infeasible";
+    const std::string node = model_.node(pod.node).name;
+    const std::string state = pending.reason.empty() ? std::string("in progress") : pending.reason;
+    Resize& added = resizes_.emplace_back(std::move(r));
+    ResizeEvent(added, pod, node,
+                fmt::format("resize: {} {} in its status (PodResizePending): asks for {}, the kubelet holds {}", pod.key,
+                            state, RequestsText(added.target), RequestsText(added.allocated)));
+    if (added.infeasible || TryActuate(added)) continue;
+    DeferResize(added);
+  }
 }
 
 bool Simulator::TryActuate(Resize& r) {
@@ -636,15 +709,15 @@ bool Simulator::TryActuate(Resize& r) {
   }
   const NodeInfo& node = model_.node(pod.node);
   ResourceList free = node.allocatable;
-  free -= node.requested;
-  free += pod.request;
+  free -= KubeletUsedBesides(r);
   if (FirstShort(r.target, free)) return false;
   const bool shrinks = r.target.milli_cpu < pod.request.milli_cpu || r.target.memory < pod.request.memory;
   const std::string name = node.name;
   model_.ResizePod(r.pod, r.target);
+  r.allocated = r.target;
   r.done = true;
-  StepEvent(*r.step, EventReason::kScenarioStep, pod.key, name,
-            fmt::format("resize: the kubelet actuated {}'s resize: requests now {}", pod.key, RequestsText(r.target)));
+  ResizeEvent(r, pod, name,
+              fmt::format("resize: the kubelet actuated {}'s resize: requests now {}", pod.key, RequestsText(r.target)));
   // A scale-down frees room (AssignedPodUpdate, UpdatePodScaleDown): the pods NodeResourcesFit
   // rejected are asked again, as after a deletion.
   if (shrinks) queue_.OnEvent(ClusterEvent::kAssignedPodDelete, r.pod, now_);
@@ -655,9 +728,7 @@ void Simulator::ResizePreemption(Resize& r) {
   PodInfo& pod = model_.pod(r.pod);
   const NodeId node_id = pod.node;
   const NodeInfo& node = model_.node(node_id);
-  const auto say = [&](std::string message) {
-    StepEvent(*r.step, EventReason::kScenarioStep, pod.key, node.name, std::move(message));
-  };
+  const auto say = [&](std::string message) { ResizeEvent(r, pod, node.name, std::move(message)); };
   if (std::any_of(r.victims.begin(), r.victims.end(),
                   [&](PodId v) { return model_.pod(v).state != PodState::kDeleted; })) {
     return;  // its victims are still terminating (as PodEligibleToPreemptOthers waits for them)
@@ -677,7 +748,7 @@ void Simulator::ResizePreemption(Resize& r) {
   // Rule 19.4: the requested resources count as consumed; the pod is preempting for itself on its
   // own node (rule 19.2: every other node is "pod assigned to different node").
   PodInfo probe = pod;
-  probe.request = r.target;
+  probe.request = ResourceList::Max(r.target, r.allocated);
   probe.state = PodState::kPending;
   probe.nominated = kNoId;
   model_.Detach(r.pod);
@@ -1333,6 +1404,7 @@ SimulationResult Simulator::Run() {
              static_cast<std::int32_t>(i));
   }
   PlanApplies(sequential);
+  StartSnapshotResizes();
   result_.end_reason = "quiescent";
   for (;;) {
     while (!timed_.empty() && timed_.top().at <= now_) {

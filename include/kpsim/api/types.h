@@ -385,6 +385,9 @@ struct PodSpec {
   std::optional<std::int64_t> termination_grace_period_seconds;
   // Effective requests, combined from containers, initContainers (sidecars included) and overhead
   // as Kubernetes' `resourcehelper.PodRequests` does. Does not include the implicit 1 "pods".
+  // A container whose status reports resources (in-place resize) counts, for cpu and memory, the
+  // larger of its spec, actuated and allocated values (only the last two when its resize is
+  // Infeasible): PodRequests with UseStatusResources, as kube-scheduler accounts a bound pod.
   ResourceList requests;
   std::vector<ContainerRequest> containers;  // spec.containers, then spec.initContainers, in order
   // Limits combined as `PodLimits` does (for ResourceQuota's limits.*); 0 where none is set.
@@ -403,11 +406,23 @@ struct PodSpec {
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 
+// A resize the kubelet has not actuated yet, as a snapshot shows it: spec.containers[].resources
+// asks for more (or less) than status reports. Filled in by the reader from the two.
+struct PendingResize {
+  ResourceList desired;    // the pod's requests as its spec asks (PodRequests without status)
+  ResourceList allocated;  // as the kubelet has them: status values where reported
+  // The PodResizePending condition's reason: "Deferred", "Infeasible", or empty while the resize
+  // is in progress (no such condition).
+  std::string reason;
+  friend bool operator==(const PendingResize&, const PendingResize&) = default;
+};
+
 struct PodStatus {
   std::string phase;
   std::optional<WallTime> start_time;
   std::string nominated_node_name;
   std::vector<PodCondition> conditions;
+  std::optional<PendingResize> resize;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 };
 
