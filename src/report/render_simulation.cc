@@ -253,8 +253,12 @@ class TextWriter {
         return fmt::format("Evicted {} from {}: {}", e.pod, e.node, e.message);
       case EventReason::kFailedCreate:
         return fmt::format("FailedCreate {}: {}", e.pod, e.message);
-      case EventReason::kResize:
-        return fmt::format("Resize {}", e.message);
+      case EventReason::kResize: {
+        // The message reads as a step's ("resize: ..."); the reason says it once.
+        std::string_view message = e.message;
+        if (message.starts_with("resize: ")) message.remove_prefix(8);
+        return fmt::format("Resize {}", message);
+      }
     }
     return e.message;
   }

@@ -410,7 +410,9 @@ struct PodSpec {
 // asks for more (or less) than status reports. Filled in by the reader from the two.
 struct PendingResize {
   ResourceList desired;    // the pod's requests as its spec asks (PodRequests without status)
-  ResourceList allocated;  // as the kubelet has them: status values where reported
+  // What the pod holds on its node now: per container max(actuated, allocatedResources) where
+  // the status reports them, the spec's values elsewhere.
+  ResourceList allocated;
   // The PodResizePending condition's reason: "Deferred", "Infeasible", or empty while the resize
   // is in progress (no such condition).
   std::string reason;
