@@ -16,7 +16,12 @@ bool CountsForSpread(const PodInfo& pod) {
 }  // namespace
 
 PodTopologySpreadScore::PodTopologySpreadScore(ClusterModel& model)
-    : model_(model), classes_(model, NamespaceAndLabels, nullptr, CountsForSpread, nullptr) {
+    : model_(model), classes_(model, NamespaceAndLabels, nullptr, CountsForSpread, nullptr) {}
+
+void PodTopologySpreadScore::IndexServices() {
+  if (services_generation_ == model_.services_generation()) return;
+  services_generation_ = model_.services_generation();
+  services_by_namespace_.clear();
   for (const Service& service : model_.services()) {
     services_by_namespace_[service.meta.namespace_].push_back(&service);
   }
@@ -65,6 +70,7 @@ void PodTopologySpreadScore::PreScore(const PodInfo& pod, std::span<const NodeId
   std::optional<LabelSelector> default_selector;
   if (!has_own) {
     static const std::vector<const Service*> kNoServices;
+    IndexServices();  // a Scenario step may have applied or deleted one
     auto it = services_by_namespace_.find(incoming.meta.namespace_);
     default_selector = plugins::DefaultSpreadSelector(
         incoming, it == services_by_namespace_.end() ? kNoServices : it->second, model_.controllers());

@@ -82,6 +82,7 @@ class Simulator {
                  std::string message);
   void StepWarning(const TimedStep& timed, std::string code, std::string message);
   void ApplyStep(const TimedStep& timed);
+  void ApplyPodGroup(const TimedStep& timed, const PodGroup& group, bool create);
   void DeleteStep(const TimedStep& timed);
   void ChangeNode(const TimedStep& timed);
   void UpdateNode(NodeId node, const Node& api);
@@ -945,7 +946,61 @@ void Simulator::ApplyStep(const TimedStep& timed) {
                           create ? "created" : "updated", pc->value));
     return;
   }
+  if (const auto* ns = std::get_if<Namespace>(&object.value)) {
+    // Its labels feed namespaceSelectors (InterPodAffinity). No plugin requeues on a Namespace
+    // event: a pod it would now admit waits for its next retry.
+    model_.ApplyNamespace(*ns);
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("apply Namespace {}: {}; affinity terms' namespaceSelectors see its labels from now on", name,
+                          create ? "created" : "updated"));
+    return;
+  }
+  if (const auto* service = std::get_if<Service>(&object.value)) {
+    model_.ApplyService(*service);
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("apply Service {}: {}; PodTopologySpread's default constraints select by it from now on",
+                          name, create ? "created" : "updated"));
+    return;
+  }
+  if (const auto* group = std::get_if<PodGroup>(&object.value)) {
+    ApplyPodGroup(timed, *group, create);
+    return;
+  }
   not_modelled(create ? "creating one" : "updating one");
+}
+
+void Simulator::ApplyPodGroup(const TimedStep& timed, const PodGroup& group, bool create) {
+  const std::string kind(group.composite ? "CompositePodGroup" : "PodGroup");
+  const std::string name = group.meta.namespace_ + "/" + group.meta.name;
+  const auto not_modelled = [&](const std::string& why) {
+    const std::string message = fmt::format("apply {} {}: {}; nothing changed", kind, name, why);
+    StepEvent(timed, EventReason::kScenarioStep, "", "", message);
+    StepWarning(timed, "NotModelled", message);
+  };
+  if (!model_.generic_workload()) {
+    not_modelled("the GenericWorkload feature gate is off, so kube-scheduler does not read PodGroups");
+    return;
+  }
+  if (group.composite) {
+    not_modelled("creating or updating a CompositePodGroup during a run is not modelled (put it in the input)");
+    return;
+  }
+  if (!create || model_.HasGroup(name)) {
+    not_modelled("updating a PodGroup during a run is not modelled (kpsim creates them)");
+    return;
+  }
+  const std::vector<PodId> joined = model_.AddGroup(group);
+  std::size_t queued = 0;
+  for (PodId id : joined) {
+    if (model_.pod(id).state != PodState::kPending) continue;
+    Enqueue(id);
+    ++queued;
+  }
+  StepEvent(timed, EventReason::kScenarioStep, "", "",
+            joined.empty() ? fmt::format("apply PodGroup {}: created; no pod names it yet", name)
+                           : fmt::format("apply PodGroup {}: created; {} pod(s) that named it join it, {} of them "
+                                         "pending and queued as the group",
+                                         name, joined.size(), queued));
 }
 
 // PodGC (gc_controller.go): a pod bound to a node that no longer exists is deleted once the node
@@ -1027,6 +1082,16 @@ void Simulator::DeleteStep(const TimedStep& timed) {
     RetryRefusedCreates();
     return;
   }
+  if (step.kind == "Service") {
+    if (!model_.DeleteService(ns, step.name)) {
+      not_found("services");
+      return;
+    }
+    StepEvent(timed, EventReason::kScenarioStep, "", "",
+              fmt::format("delete Service {}/{}: PodTopologySpread's default constraints no longer select by it", ns,
+                          step.name));
+    return;
+  }
   if (step.kind == "PodDisruptionBudget") {
     if (!model_.DeletePdb(ns + "/" + step.name)) {
       not_found("poddisruptionbudgets.policy");
@@ -1037,7 +1102,7 @@ void Simulator::DeleteStep(const TimedStep& timed) {
     return;
   }
   const std::string message = fmt::format(
-      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods, Nodes, PodDisruptionBudgets and ResourceQuotas); "
+      "delete {} {}: deleting a {} during a run is not modelled (kpsim deletes Pods, Nodes, PodDisruptionBudgets, ResourceQuotas and Services); "
       "nothing changed",
       step.kind, step.name, step.kind);
   StepEvent(timed, EventReason::kScenarioStep, "", "", message);

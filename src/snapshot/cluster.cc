@@ -61,6 +61,17 @@ std::string ZoneKey(const Labels& labels) {
   return key;
 }
 
+// A namespace's labels as namespace selectors see them: with kubernetes.io/metadata.name, which
+// the API server sets on every namespace.
+Labels LabelsOf(const Namespace& ns) {
+  Labels labels = ns.meta.labels;
+  if (!FindLabel(labels, "kubernetes.io/metadata.name")) {
+    labels.emplace_back("kubernetes.io/metadata.name", ns.meta.name);
+    std::sort(labels.begin(), labels.end());
+  }
+  return labels;
+}
+
 std::int32_t ScaledCeil(std::int32_t percent, std::int32_t count) {
   return static_cast<std::int32_t>((static_cast<std::int64_t>(percent) * count + 99) / 100);
 }
@@ -89,49 +100,92 @@ std::int32_t PdbState::DisruptionsAllowed() const {
   return std::max(0, healthy - Desired());
 }
 
+GroupInfo ClusterModel::MakeGroupInfo(const PodGroup& api) const {
+  GroupInfo g;
+  g.api = &api;
+  g.key = api.meta.namespace_ + "/" + api.meta.name;
+  g.composite = api.composite;
+  g.priority = api.priority.value_or(0);
+  g.mode = api.disruption_mode.value_or(DisruptionMode::kSingle);
+  g.gang = gang_scheduling_ && !api.composite && api.scheduling_policy.gang;
+  g.min_count = g.gang ? api.scheduling_policy.min_count : 0;
+  return g;
+}
+
+void ClusterModel::LinkGroup(GroupId group_id) {
+  // Root and `all` ancestor, walking up at most WorkloadMaxTreeDepth levels and breaking cycles.
+  constexpr int kMaxTreeDepth = 10;
+  std::vector<GroupId> path{group_id};
+  for (int depth = 0; depth < kMaxTreeDepth; ++depth) {
+    const GroupId parent = groups_[path.back()].parent;
+    if (parent == kNoId || std::find(path.begin(), path.end(), parent) != path.end()) break;
+    path.push_back(parent);
+  }
+  GroupInfo& g = groups_[group_id];
+  g.root = path.back();
+  for (GroupId id : path) {
+    if (groups_[id].mode == DisruptionMode::kAll) g.all_ancestor = id;
+  }
+  if (!g.composite) {
+    for (GroupId id : path) groups_[id].leaves.push_back(group_id);
+  }
+}
+
 void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& gates) {
   generic_workload_ = gates.generic_workload;
+  gang_scheduling_ = gates.gang_scheduling;
+  composite_pod_group_ = gates.composite_pod_group;
   if (!generic_workload_) return;
-  std::unordered_map<std::string, GroupId> composites;
   for (const PodGroup& api : state.pod_groups) {
-    if (api.composite && !gates.composite_pod_group) continue;  // the API is off
-    GroupInfo g;
-    g.api = &api;
-    g.key = api.meta.namespace_ + "/" + api.meta.name;
-    g.composite = api.composite;
-    g.priority = api.priority.value_or(0);
-    g.mode = api.disruption_mode.value_or(DisruptionMode::kSingle);
-    g.gang = gates.gang_scheduling && !api.composite && api.scheduling_policy.gang;
-    g.min_count = g.gang ? api.scheduling_policy.min_count : 0;
+    if (api.composite && !composite_pod_group_) continue;  // the API is off
+    GroupInfo g = MakeGroupInfo(api);
     const GroupId id = groups_.next_id();
-    (api.composite ? composites : group_ids_).emplace(g.key, id);
+    (api.composite ? composite_ids_ : group_ids_).emplace(g.key, id);
     groups_.push_back(std::move(g));
   }
-  // Parents (CompositePodGroup gate), then roots and `all` ancestors, walking up at most
-  // WorkloadMaxTreeDepth levels and breaking cycles.
-  constexpr int kMaxTreeDepth = 10;
+  // Parents (CompositePodGroup gate), then roots and `all` ancestors.
   for (GroupInfo& g : groups_) {
     const std::string& parent = g.api->parent_composite_pod_group_name;
-    if (!gates.composite_pod_group || parent.empty()) continue;
-    auto it = composites.find(g.api->meta.namespace_ + "/" + parent);
-    if (it != composites.end()) g.parent = it->second;
+    if (!composite_pod_group_ || parent.empty()) continue;
+    auto it = composite_ids_.find(g.api->meta.namespace_ + "/" + parent);
+    if (it != composite_ids_.end()) g.parent = it->second;
   }
-  for (GroupId group_id : groups_.ids()) {
-    std::vector<GroupId> path{group_id};
-    for (int depth = 0; depth < kMaxTreeDepth; ++depth) {
-      const GroupId parent = groups_[path.back()].parent;
-      if (parent == kNoId || std::find(path.begin(), path.end(), parent) != path.end()) break;
-      path.push_back(parent);
-    }
-    GroupInfo& g = groups_[group_id];
-    g.root = path.back();
-    for (GroupId id : path) {
-      if (groups_[id].mode == DisruptionMode::kAll) g.all_ancestor = id;
-    }
-    if (!g.composite) {
-      for (GroupId id : path) groups_[id].leaves.push_back(group_id);
-    }
+  for (GroupId group_id : groups_.ids()) LinkGroup(group_id);
+}
+
+std::vector<PodId> ClusterModel::AddGroup(const PodGroup& api) {
+  const PodGroup& stored = applied_groups_.emplace_back(api);
+  GroupInfo g = MakeGroupInfo(stored);
+  if (composite_pod_group_ && !stored.parent_composite_pod_group_name.empty()) {
+    auto it = composite_ids_.find(stored.meta.namespace_ + "/" + stored.parent_composite_pod_group_name);
+    if (it != composite_ids_.end()) g.parent = it->second;
   }
+  const GroupId id = groups_.next_id();
+  group_ids_.emplace(g.key, id);
+  const std::string key = g.key;
+  groups_.push_back(std::move(g));
+  LinkGroup(id);
+  // The pods that named it before it existed join it now (a bound one leaves its node and comes
+  // back, so that the node's aggregates see its group-aware victim priority).
+  std::vector<PodId> joined;
+  for (PodId pod_id : pods_.ids()) {
+    PodInfo& pod = pods_[pod_id];
+    if (!pod.waits_for_group || pod.state == PodState::kDeleted) continue;
+    if (pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name != key) continue;
+    pod.waits_for_group = false;
+    const bool bound = pod.node != kNoId;
+    if (bound) Detach(pod_id);
+    JoinGroup(pod, pod_id);
+    if (bound) Reattach(pod_id);
+    joined.push_back(pod_id);
+  }
+  ++generation_;
+  ++progress_generation_;
+  return joined;
+}
+
+bool ClusterModel::HasGroup(std::string_view key) const {
+  return group_ids_.contains(std::string(key)) || composite_ids_.contains(std::string(key));
 }
 
 void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
@@ -234,14 +288,8 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
     note_time(pod.meta.creation_timestamp);
     note_time(pod.status.start_time);
   }
-  for (const Namespace& ns : state.namespaces) {
-    Labels labels = ns.meta.labels;
-    if (!FindLabel(labels, "kubernetes.io/metadata.name")) {
-      labels.emplace_back("kubernetes.io/metadata.name", ns.meta.name);
-      std::sort(labels.begin(), labels.end());
-    }
-    namespace_labels_.emplace_back(ns.meta.name, std::move(labels));
-  }
+  for (const Namespace& ns : state.namespaces) namespace_labels_[ns.meta.name] = LabelsOf(ns);
+  services_ = state.services;
 
   nodes_.reserve(state.nodes.size());
   const auto add_info = [&](const Node& node, bool present) {
@@ -392,11 +440,43 @@ std::optional<PodId> ClusterModel::FindPod(std::string_view key) const {
 }
 
 const Labels& ClusterModel::NamespaceLabels(const std::string& ns) {
-  for (const auto& [name, labels] : namespace_labels_) {
-    if (name == ns) return labels;
+  auto it = namespace_labels_.find(ns);
+  if (it == namespace_labels_.end()) {
+    it = namespace_labels_.emplace(ns, Labels{{"kubernetes.io/metadata.name", ns}}).first;
   }
-  namespace_labels_.emplace_back(ns, Labels{{"kubernetes.io/metadata.name", ns}});
-  return namespace_labels_.back().second;
+  return it->second;
+}
+
+void ClusterModel::ApplyNamespace(const Namespace& ns) {
+  namespace_labels_[ns.meta.name] = LabelsOf(ns);
+  // An affinity term's namespaceSelector may now select other pods, on any node: every
+  // pod-dependent verdict starts over.
+  for (NodeId node : nodes_.ids()) Touch(node);
+  ++generation_;
+  ++progress_generation_;  // a pod it failed may fit now: the leftover flush retries it
+}
+
+void ClusterModel::ApplyService(const Service& service) {
+  auto it = std::find_if(services_.begin(), services_.end(), [&](const Service& s) {
+    return s.meta.namespace_ == service.meta.namespace_ && s.meta.name == service.meta.name;
+  });
+  if (it == services_.end()) {
+    services_.push_back(service);
+  } else {
+    *it = service;
+  }
+  ++services_generation_;
+  ++generation_;
+}
+
+bool ClusterModel::DeleteService(std::string_view namespace_, std::string_view name) {
+  const std::size_t removed = std::erase_if(services_, [&](const Service& s) {
+    return s.meta.namespace_ == namespace_ && s.meta.name == name;
+  });
+  if (removed == 0) return false;
+  ++services_generation_;
+  ++generation_;
+  return true;
 }
 
 void ClusterModel::AdjustPdbs(const PodInfo& info, int healthy_delta, int expected_delta) {

@@ -214,10 +214,14 @@ class ClusterModel {
   std::optional<PodId> FindPod(std::string_view key) const;
 
   // What `helper.DefaultSelector` looks up (PodTopologySpread's default constraints).
-  const std::vector<Service>& services() const { return state_->services; }
+  // Services: the input's, then as Scenario steps applied or deleted them (`services_generation`
+  // moves each time).
+  const std::vector<Service>& services() const { return services_; }
+  std::uint64_t services_generation() const { return services_generation_; }
   const std::vector<PodController>& controllers() const { return state_->controllers; }
 
-  // Labels of a namespace (with kubernetes.io/metadata.name), for namespace selectors.
+  // Labels of a namespace (with kubernetes.io/metadata.name), for namespace selectors. The
+  // reference stays valid for the model's life (its value changes when a step applies the namespace).
   const Labels& NamespaceLabels(const std::string& ns);
 
   // Mutations, each keeping aggregates, PDB counts and generations current.
@@ -258,6 +262,20 @@ class ClusterModel {
   bool DeleteQuota(std::string_view namespace_, std::string_view name) { return quotas_.DeleteQuota(namespace_, name); }
   // The ResourceQuota admission plugin's configuration replaced.
   void SetQuotaConfig(const QuotaAdmissionConfig& config) { quotas_.SetConfig(config); }
+  // A Namespace created or updated: its labels from now on (every node's pod-dependent verdicts
+  // may change, so every node is touched).
+  void ApplyNamespace(const Namespace& ns);
+  // A Service created, replaced or deleted (false if there is none): PodTopologySpread's default
+  // selector reads them.
+  void ApplyService(const Service& service);
+  bool DeleteService(std::string_view namespace_, std::string_view name);
+  // A PodGroup created (GenericWorkload on; its parent resolved against the composite groups that
+  // exist): the pods that named it and waited join it. Returns those pods, for the caller to queue
+  // the pending ones. REQUIRES: no leaf PodGroup of that key, not composite.
+  std::vector<PodId> AddGroup(const PodGroup& api);
+  // A PodGroup or CompositePodGroup "ns/name" exists.
+  bool HasGroup(std::string_view key) const;
+  bool generic_workload() const { return generic_workload_; }
   // An actuated in-place resize: the bound pod's requests become `requests` (plus pods=1).
   void ResizePod(PodId pod, const ResourceList& requests);
   // A node a Scenario step applies joins the cluster (nodeTree.addNode): it enters the node order,
@@ -304,6 +322,8 @@ class ClusterModel {
   void RebuildNodeOrder();
   void Touch(NodeId node);
   void BuildGroups(const ClusterState& state, const FeatureGates& gates);
+  GroupInfo MakeGroupInfo(const PodGroup& api) const;
+  void LinkGroup(GroupId group);  // root, `all` ancestor and the leaves lists of its ancestors
   void JoinGroup(PodInfo& info, PodId id);
   void AddToNode(PodId pod, NodeId node);
   void RemoveFromNode(PodId pod);
@@ -322,9 +342,13 @@ class ClusterModel {
   QuotaTracker quotas_;
   Pdbs pdbs_;
   Groups groups_;
-  std::unordered_map<std::string, GroupId> group_ids_;  // leaf PodGroups by "ns/name"
+  std::unordered_map<std::string, GroupId> group_ids_;      // leaf PodGroups by "ns/name"
+  std::unordered_map<std::string, GroupId> composite_ids_;  // CompositePodGroups by "ns/name"
+  std::deque<PodGroup> applied_groups_;  // PodGroups Scenario steps created (`GroupInfo::api`)
   IdVector<PodId, NodeId> assumed_nomination_;          // for Assume/Forget
   bool generic_workload_ = false;
+  bool gang_scheduling_ = false;
+  bool composite_pod_group_ = false;
   int bound_in_all_units_ = 0;
   std::map<std::int32_t, int> bound_victim_priorities_;  // bound pods by victim priority
   std::uint64_t bind_counter_ = 0;
@@ -336,7 +360,9 @@ class ClusterModel {
   IdVector<NodeId, std::int32_t> order_pos_;
   std::vector<NodeId> change_log_;
   ReasonTable reasons_;
-  std::vector<std::pair<std::string, Labels>> namespace_labels_;
+  std::map<std::string, Labels, std::less<>> namespace_labels_;  // a map: references stay valid
+  std::vector<Service> services_;
+  std::uint64_t services_generation_ = 1;
   // What makes two pods' filter and dry-run results equal on every node (`equivalence_class`).
   struct EquivalenceKey {
     std::string namespace_;

@@ -28,7 +28,9 @@ using namespace kpsim::engine::id_literals;  // NOLINT(google-build-using-namesp
 
 using kpsim::testing::MakeNode;
 using kpsim::testing::MakePdb;
+using kpsim::testing::MakeCompositePodGroup;
 using kpsim::testing::MakePod;
+using kpsim::testing::MakePodGroup;
 using kpsim::testing::PdbBuilder;
 
 // ----------------------------------------------------------------------------------------------
@@ -454,6 +456,96 @@ TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
   EXPECT_EQ(info.request.milli_cpu, 1000);
   EXPECT_EQ(info.uid, "default/web-xyz");
   EXPECT_EQ(model.FindPod("default/web-xyz"), std::optional<PodId>(r));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Objects Scenario steps apply during a run.
+
+// Expect: pods that named a PodGroup before it existed wait; AddGroup makes them members, gives
+// them the group's (root's) victim priority, keeps the node's aggregates in step for a bound one,
+// and links the group under the composite parent that exists.
+TEST(ClusterModelStepsTest, AddedPodGroupGathersThePodsThatWaitedForIt) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pod_groups.push_back(MakeCompositePodGroup("top").Namespace("default").Priority(50).Build());
+  state.pods.push_back(Admitted(MakePod("bound").Node("n1").Priority(5).Cpu("1").PodGroup("g").Build()));
+  state.pods.push_back(Admitted(MakePod("pending").Priority(5).Cpu("1").PodGroup("g").Build()));
+  state.pods.push_back(Admitted(MakePod("other").Priority(5).Cpu("1").PodGroup("h").Build()));
+  EngineOptions options;
+  options.gates.generic_workload = true;
+  options.gates.composite_pod_group = true;
+  ClusterModel model(state, options);
+  ASSERT_TRUE(model.pod(0_pod).waits_for_group);
+  EXPECT_EQ(model.min_bound_victim_priority(), 5);
+  EXPECT_TRUE(model.HasGroup("default/top"));
+  EXPECT_FALSE(model.HasGroup("default/g"));
+
+  const std::uint64_t progress = model.progress_generation();
+  const std::vector<PodId> joined = model.AddGroup(MakePodGroup("g").Namespace("default").Priority(7).Parent("top").Build());
+  EXPECT_EQ(joined, (std::vector<PodId>{0_pod, 1_pod}));
+  EXPECT_TRUE(model.HasGroup("default/g"));
+  EXPECT_GT(model.progress_generation(), progress);
+  const GroupId g = model.pod(0_pod).group;
+  ASSERT_NE(g, kNoId);
+  EXPECT_EQ(model.pod(1_pod).group, g);
+  EXPECT_FALSE(model.pod(0_pod).waits_for_group);
+  EXPECT_TRUE(model.pod(2_pod).waits_for_group);  // another group's pod still waits
+  EXPECT_EQ(model.group(g).members, (std::vector<PodId>{0_pod, 1_pod}));
+  EXPECT_EQ(model.group(model.group(g).root).key, "default/top");
+  EXPECT_EQ(model.group(model.group(g).root).leaves, (std::vector<GroupId>{g}));
+  // The root's priority is the members' victim priority, and the bound one's node sees it.
+  EXPECT_EQ(model.pod(0_pod).victim_priority, 50);
+  EXPECT_EQ(model.min_bound_victim_priority(), 50);
+  EXPECT_EQ(model.node(0_node).requested.milli_cpu, 1000);
+  EXPECT_EQ(model.node(0_node).pods, (std::vector<PodId>{0_pod}));
+}
+
+// Expect: an applied Namespace replaces the labels namespace selectors see (with
+// kubernetes.io/metadata.name kept) and touches every node; a reference taken earlier stays valid.
+TEST(ClusterModelStepsTest, AppliedNamespaceRelabelsAndTouchesEveryNode) {
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("1").Build());
+  state.nodes.push_back(MakeNode("n2").Cpu("1").Build());
+  ClusterModel model(state, EngineOptions{});
+  const Labels& data = model.NamespaceLabels("data");
+  EXPECT_EQ(data, (Labels{{"kubernetes.io/metadata.name", "data"}}));
+  for (int i = 0; i < 50; ++i) model.NamespaceLabels("ns-" + std::to_string(i));  // grows
+  const std::uint64_t n1 = model.node(0_node).generation;
+  const std::uint64_t n2 = model.node(1_node).generation;
+  Namespace ns;
+  ns.meta.name = "data";
+  ns.meta.labels = Labels{{"team", "a"}};
+  model.ApplyNamespace(ns);
+  EXPECT_EQ(data, (Labels{{"kubernetes.io/metadata.name", "data"}, {"team", "a"}}));
+  EXPECT_GT(model.node(0_node).generation, n1);
+  EXPECT_GT(model.node(1_node).generation, n2);
+}
+
+// Expect: Services applied, replaced and deleted by ns/name; each change moves the generation.
+TEST(ClusterModelStepsTest, ServicesFollowAppliesAndDeletes) {
+  ClusterState state;
+  Service web;
+  web.meta.name = "web";
+  web.meta.namespace_ = "default";
+  web.selector = Labels{{"app", "web"}};
+  state.services.push_back(web);
+  ClusterModel model(state, EngineOptions{});
+  ASSERT_EQ(model.services().size(), 1u);
+  std::uint64_t generation = model.services_generation();
+  web.selector = Labels{{"app", "web2"}};
+  model.ApplyService(web);  // same name: replaced
+  ASSERT_EQ(model.services().size(), 1u);
+  EXPECT_EQ(model.services()[0].selector, std::optional<Labels>(Labels{{"app", "web2"}}));
+  EXPECT_GT(model.services_generation(), generation);
+  generation = model.services_generation();
+  web.meta.namespace_ = "other";
+  model.ApplyService(web);  // another namespace: added
+  EXPECT_EQ(model.services().size(), 2u);
+  EXPECT_FALSE(model.DeleteService("default", "nope"));
+  EXPECT_TRUE(model.DeleteService("default", "web"));
+  ASSERT_EQ(model.services().size(), 1u);
+  EXPECT_EQ(model.services()[0].meta.namespace_, "other");
+  EXPECT_GT(model.services_generation(), generation);
 }
 
 }  // namespace
