@@ -133,6 +133,21 @@ struct WorkloadExpansion {
 WorkloadExpansion ExpandWorkloads(const std::vector<Object>& objects,
                                   const std::vector<Workload>& workloads, std::uint64_t seed);
 
+// Workloads applied by Scenario steps: each such step (in time order, ties in input order) is
+// followed by applies of the pods its controller creates at that time, as `ExpandWorkloads`
+// expands it over `objects` (the expanded input) plus the pods earlier steps applied or created.
+// A workload that exists already (in `workloads` or an earlier step) is an update: its controller
+// creates the pods it lacks (a scale-up) and deletes none (a `NotModelled` warning says so when
+// it has more than it wants). The workload step stays, with `expansion` saying what was created.
+struct StepWorkloadExpansion {
+  std::vector<Scenario> scenarios;
+  std::vector<PodController> controllers;  // of the steps' workloads, not already in the input's
+  std::vector<Warning> warnings;
+};
+StepWorkloadExpansion ExpandStepWorkloads(const std::vector<Object>& objects, const std::vector<Workload>& workloads,
+                                          const std::vector<PodController>& controllers,
+                                          const std::vector<Scenario>& scenarios, std::uint64_t seed);
+
 // What the commands run: `ExpandWorkloads`, then `Admit` of the expanded objects and the
 // Scenarios in `mode`; the expansion's warnings come first in the result's `warnings`, and the
 // metrics go into the state as they are.

@@ -135,7 +135,8 @@ class Admitter {
           }
         }
       }
-      if (timed.step.action != StepAction::kApply) {
+      if (timed.step.action != StepAction::kApply || !timed.step.object) {
+        // A workload's apply: its pods are the applies that follow it (ExpandStepWorkloads).
         state_.steps.push_back(std::move(timed));
         continue;
       }

@@ -657,6 +657,108 @@ WorkloadExpansion ExpandWorkloads(const std::vector<Object>& objects, const std:
   return Expander(objects, seed).Run(workloads);
 }
 
+StepWorkloadExpansion ExpandStepWorkloads(const std::vector<Object>& objects, const std::vector<Workload>& workloads,
+                                          const std::vector<PodController>& controllers,
+                                          const std::vector<Scenario>& scenarios, std::uint64_t seed) {
+  StepWorkloadExpansion out;
+  struct Ref {
+    std::int64_t at_us;
+    std::size_t scenario;
+    std::size_t step;
+  };
+  std::vector<Ref> order;
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    for (std::size_t j = 0; j < scenarios[i].steps.size(); ++j) {
+      const ScenarioStep& step = scenarios[i].steps[j];
+      if (step.action == StepAction::kApply) order.push_back(Ref{step.at_us, i, j});
+    }
+  }
+  const bool any = std::any_of(order.begin(), order.end(), [&](const Ref& r) {
+    return scenarios[r.scenario].steps[r.step].workload.has_value();
+  });
+  if (!any) {
+    out.scenarios = scenarios;
+    return out;
+  }
+  std::stable_sort(order.begin(), order.end(), [](const Ref& a, const Ref& b) { return a.at_us < b.at_us; });
+  using Key = std::tuple<WorkloadKind, std::string, std::string>;
+  std::set<Key> known_workloads;
+  for (const Workload& w : workloads) known_workloads.emplace(w.kind, EffectiveNamespace(w.meta), w.meta.name);
+  std::set<std::tuple<std::string, std::string, std::string>> known_controllers;
+  for (const PodController& c : controllers) known_controllers.emplace(c.kind, c.namespace_, c.name);
+  // What exists when each step runs (as far as the controllers can tell): the input, then the
+  // pods earlier steps applied or created.
+  std::vector<Object> known = objects;
+  // Per scenario and step: the pod applies that follow it.
+  std::vector<std::vector<std::vector<ScenarioStep>>> created(scenarios.size());
+  for (std::size_t i = 0; i < scenarios.size(); ++i) created[i].resize(scenarios[i].steps.size());
+  std::vector<Scenario> result = scenarios;
+  for (const Ref& ref : order) {
+    ScenarioStep& step = result[ref.scenario].steps[ref.step];
+    if (step.object) {
+      if (step.object->kind == ObjectKind::kPod) known.push_back(*step.object);
+      continue;
+    }
+    if (!step.workload) continue;
+    Workload w = *step.workload;
+    w.position = known.size();
+    const Key key{w.kind, EffectiveNamespace(w.meta), w.meta.name};
+    const bool update = !w.meta.name.empty() && !known_workloads.insert(key).second;
+    WorkloadExpansion expansion = Expander(known, seed).Run({w});
+    const std::string who = fmt::format("{} {}", WorkloadKindName(w.kind), w.DisplayName());
+    const std::string where = fmt::format("Scenario {} step {}", scenarios[ref.scenario].meta.name, step.index);
+    for (Warning& warning : expansion.warnings) {
+      warning.object = where + ": " + warning.object;
+      out.warnings.push_back(std::move(warning));
+    }
+    for (PodController& c : expansion.controllers) {
+      if (known_controllers.emplace(c.kind, c.namespace_, c.name).second) out.controllers.push_back(std::move(c));
+    }
+    std::vector<std::string> names;
+    int desired = 0, existing = 0;
+    if (!expansion.outcomes.empty()) {
+      names = expansion.outcomes.front().created;
+      desired = expansion.outcomes.front().desired;
+      existing = expansion.outcomes.front().existing;
+    }
+    for (std::size_t k = known.size(); k < expansion.objects.size(); ++k) {
+      Object& pod = expansion.objects[k];
+      pod.source = w.source;
+      ScenarioStep apply;
+      apply.index = step.index;
+      apply.source = step.source;
+      apply.at_us = step.at_us;
+      apply.action = StepAction::kApply;
+      apply.object = pod;
+      created[ref.scenario][ref.step].push_back(std::move(apply));
+      known.push_back(std::move(pod));
+    }
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+    step.expansion = fmt::format("apply {}: {}; its controller wants {} pod(s), has {}, creates {}{}{}", who,
+                                 update ? "updated" : "created", desired, existing, names.size(),
+                                 names.empty() ? "" : ": ", list);
+    if (update && existing > desired) {
+      out.warnings.push_back(Warning{
+          step.source, where, "NotModelled",
+          fmt::format("apply {}: it wants {} pod(s) and has {}; scaling down (and rolling out a changed template) "
+                      "during a run is not modelled: the pods it has keep running",
+                      who, desired, existing)});
+    }
+  }
+  // Each workload step, then the pod applies it made, in place.
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    std::vector<ScenarioStep> steps;
+    for (std::size_t j = 0; j < result[i].steps.size(); ++j) {
+      steps.push_back(std::move(result[i].steps[j]));
+      for (ScenarioStep& pod : created[i][j]) steps.push_back(std::move(pod));
+    }
+    result[i].steps = std::move(steps);
+  }
+  out.scenarios = std::move(result);
+  return out;
+}
+
 }  // namespace kpsim
 
 namespace kpsim {
@@ -666,8 +768,12 @@ AdmissionResult AdmitInput(const std::vector<Object>& objects,
                            AdmissionMode mode, std::uint64_t seed,
                            const std::vector<Scenario>& scenarios, std::vector<PodMetrics> pod_metrics) {
   WorkloadExpansion expansion = ExpandWorkloads(objects, workloads, seed);
-  AdmissionResult admission = Admit(expansion.objects, gates, mode, scenarios);
+  StepWorkloadExpansion steps =
+      ExpandStepWorkloads(expansion.objects, workloads, expansion.controllers, scenarios, seed);
+  AdmissionResult admission = Admit(expansion.objects, gates, mode, steps.scenarios);
   admission.state.controllers = std::move(expansion.controllers);
+  for (PodController& c : steps.controllers) admission.state.controllers.push_back(std::move(c));
+  expansion.warnings.insert(expansion.warnings.end(), steps.warnings.begin(), steps.warnings.end());
   admission.state.pod_metrics = std::move(pod_metrics);
   admission.warnings.insert(admission.warnings.begin(), expansion.warnings.begin(),
                             expansion.warnings.end());

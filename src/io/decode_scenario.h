@@ -80,8 +80,9 @@ inline constexpr std::array<std::pair<std::string_view, StepAction>, 8> kStepAct
     {"resize", StepAction::kResize},
 }};
 
-// One step. `decode_object(view, path)` decodes an `apply` object (its kind and apiVersion decide
-// the decoder; it throws DecodeFailure for kinds a step cannot apply).
+// One step. `decode_object(view, path, step)` decodes an `apply` object into `step.object` or
+// `step.workload` (its kind and apiVersion decide the decoder; it throws DecodeFailure for kinds a
+// step cannot apply).
 template <typename V, typename DecodeObject>
 ScenarioStep DecodeStep(const V& v, const Path& p, DecodeObject&& decode_object) {
   ScenarioStep step;
@@ -111,7 +112,7 @@ ScenarioStep DecodeStep(const V& v, const Path& p, DecodeObject&& decode_object)
       set_action(a, f, fp);
       switch (a) {
         case StepAction::kApply:
-          step.object = decode_object(f, fp);
+          decode_object(f, fp, step);
           break;
         case StepAction::kDelete:
           Fields(f, fp, [&](std::string_view dk, const V& d, const Path& dp) {

@@ -826,18 +826,27 @@ class TextReader {
     return internal::DecodePod(v, p);
   }
 
-  // A Scenario step's `apply` object: any kind kpsim models, decoded as at the top level.
+  // A Scenario step's `apply` object: any kind kpsim models or expands (a workload), decoded as
+  // at the top level.
   template <typename V>
-  Object DecodeStepObject(const V& v, const Path& p, const Origin& origin) {
+  void DecodeStepObject(const V& v, const Path& p, const Origin& origin, ScenarioStep& step) {
     const std::string kind = PeekString(v, "kind");
     const std::string api_version = PeekString(v, "apiVersion");
+    if (const std::optional<WorkloadKind> workload = ModeledWorkloadKind(kind, api_version)) {
+      Workload w = internal::DecodeWorkload(v, p, *workload);
+      w.source = Source(origin);
+      w.source.line = v.line();
+      step.workload = std::move(w);
+      return;
+    }
     const std::optional<ObjectKind> modeled = ModeledKind(kind, api_version);
     if (!modeled) {
       internal::Fail(v, p.Field("kind"),
                      kind.empty() ? std::string("Required value: the applied object's kind")
                                   : fmt::format("a step applies Nodes, Pods, PriorityClasses, "
-                                                "PodDisruptionBudgets, Namespaces, Services and "
-                                                "PodGroups; {} {} is not one of them",
+                                                "PodDisruptionBudgets, ResourceQuotas, Namespaces, Services, "
+                                                "PodGroups and workloads (Deployments, ReplicaSets, "
+                                                "StatefulSets, DaemonSets, Jobs); {} {} is not one of them",
                                                 api_version, kind));
     }
     Object object;
@@ -845,7 +854,7 @@ class TextReader {
     object.source = Source(origin);
     object.source.line = v.line();
     object.value = DecodeModeled(*modeled, v, p);
-    return object;
+    step.object = std::move(object);
   }
 
   template <typename V>
@@ -853,7 +862,7 @@ class TextReader {
                     const Path& root) {
     try {
       Scenario scenario = internal::DecodeScenario(
-          v, root, [&](const V& item, const Path& p) { return DecodeStepObject(item, p, origin); });
+          v, root, [&](const V& item, const Path& p, ScenarioStep& step) { DecodeStepObject(item, p, origin, step); });
       scenario.source = Source(origin);
       for (ScenarioStep& step : scenario.steps) {
         const int line = step.source.line;

@@ -843,6 +843,11 @@ void Simulator::ChangeNode(const TimedStep& timed) {
 }
 
 void Simulator::ApplyStep(const TimedStep& timed) {
+  if (!timed.step.object) {
+    // A workload: its controller's pods are the applies that follow at the same time.
+    StepEvent(timed, EventReason::kScenarioStep, "", "", timed.step.expansion);
+    return;
+  }
   const Object& object = *timed.step.object;
   const std::string kind(ObjectKindName(object.kind));
   const std::string name = object.DisplayName();

@@ -41,13 +41,24 @@ spec:
       kind: PodDisruptionBudget
       metadata: {name: guard}
       spec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}
+  - at: 7s
+    apply:
+      apiVersion: batch/v1
+      kind: Job
+      metadata: {name: train, namespace: ml}
+      spec:
+        parallelism: 3
+        template:
+          spec:
+            containers: [{name: main, resources: {requests: {cpu: "1"}}}]
+            restartPolicy: Never
 )",
                                         "scenario.yaml");
   ASSERT_TRUE(r.errors.empty()) << r.errors.front().message;
   ASSERT_EQ(r.scenarios.size(), 1u);
   const Scenario& s = r.scenarios[0];
   EXPECT_EQ(s.meta.name, "day");
-  ASSERT_EQ(s.steps.size(), 7u);
+  ASSERT_EQ(s.steps.size(), 8u);
   EXPECT_EQ(s.steps[0].action, StepAction::kCordon);
   EXPECT_EQ(s.steps[0].at_us, 90'000'000);
   EXPECT_EQ(s.steps[0].name, "node-1");
@@ -68,7 +79,14 @@ spec:
   ASSERT_TRUE(s.steps[6].object.has_value());
   EXPECT_EQ(s.steps[6].object->kind, ObjectKind::kPodDisruptionBudget);
   EXPECT_EQ(std::get<PodDisruptionBudget>(s.steps[6].object->value).meta.name, "guard");
+  ASSERT_TRUE(s.steps[7].workload.has_value());  // a workload: expanded at admission
+  EXPECT_FALSE(s.steps[7].object.has_value());
+  EXPECT_EQ(s.steps[7].workload->kind, WorkloadKind::kJob);
+  EXPECT_EQ(s.steps[7].workload->DisplayName(), "ml/train");
+  EXPECT_EQ(s.steps[7].workload->parallelism, 3);
+  EXPECT_EQ(s.steps[7].workload->source.line, 30);
   EXPECT_TRUE(r.objects.empty());  // applied objects are the step's, not the cluster's
+  EXPECT_TRUE(r.workloads.empty());
 }
 
 // Each bad step refuses its Scenario with the field named (nothing of it runs), and the rest of the
@@ -119,8 +137,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "spec.steps[0].taint.effect", "Required value"},
         BadStep{"delete_without_kind", "  - {at: 5s, delete: {name: web}}\n", "spec.steps[0].delete.kind",
                 "Required value"},
-        BadStep{"apply_workload", "  - {at: 5s, apply: {apiVersion: apps/v1, kind: Deployment}}\n",
-                "spec.steps[0].apply.kind", "apps/v1 Deployment is not one of them"},
+        BadStep{"apply_old_workload_version",
+                "  - {at: 5s, apply: {apiVersion: extensions/v1beta1, kind: Deployment}}\n",
+                "spec.steps[0].apply.kind", "extensions/v1beta1 Deployment is not one of them"},
+        BadStep{"apply_bad_workload",
+                "  - {at: 5s, apply: {apiVersion: apps/v1, kind: Deployment, metadata: {name: w}, spec: {replicas: x}}}\n",
+                "spec.steps[0].apply.spec.replicas", "expected an integer"},
         BadStep{"apply_bad_pod", "  - {at: 5s, apply: {apiVersion: v1, kind: Pod, spec: {priority: high}}}\n",
                 "spec.steps[0].apply.spec.priority", "expected an integer"}),
     [](const testing::TestParamInfo<BadStep>& param_info) { return std::string(param_info.param.name); });

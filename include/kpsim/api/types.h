@@ -626,69 +626,6 @@ struct PodMetrics {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Scenario (kpsim.io/v1alpha1, kpsim's own kind): things that happen to the cluster at chosen
-// times of a run. It lives beside the cluster it acts on, in the same files and directories.
-//
-//   apiVersion: kpsim.io/v1alpha1
-//   kind: Scenario
-//   metadata: {name: drain-and-burst}
-//   spec:
-//     steps:
-//     - at: 30s                     # a Go duration after the run's time 0
-//       cordon: node-1              # exactly one action per step
-//     - at: 45s
-//       apply: {apiVersion: v1, kind: Pod, ...}
-
-enum class StepAction : std::uint8_t {
-  kApply,     // create or update an object (Pod, Node, PodDisruptionBudget, PriorityClass, ...)
-  kDelete,    // delete an object by kind, namespace and name
-  kCordon,    // node.spec.unschedulable = true
-  kUncordon,  // node.spec.unschedulable = false
-  kTaint,     // add (or replace) a taint on a node
-  kUntaint,   // remove a node's taint by key and effect
-  kPressure,  // a node crosses a kubelet eviction threshold, with its pods' usage
-  kResize,    // an in-place resize request: a running pod's new requests
-};
-std::string_view StepActionName(StepAction action);  // "apply", "delete", ...
-
-struct PodUsage {
-  std::string pod;  // "ns/name" (a bare name means namespace "default")
-  Quantity usage;
-  friend bool operator==(const PodUsage&, const PodUsage&) = default;
-};
-
-struct ScenarioStep {
-  int index = 0;  // 0-based position in spec.steps
-  SourceRef source;
-  std::int64_t at_us = 0;  // microseconds after time 0
-  StepAction action = StepAction::kApply;
-  std::optional<Object> object;  // apply
-  // delete: the target; kind as written ("Pod", "Node", "PodDisruptionBudget", ...).
-  std::string kind;
-  std::string namespace_;
-  std::string name;                              // delete's object, or the node of node actions
-  std::optional<std::int64_t> grace_period_seconds;  // delete of a pod (default: the pod's own)
-  Taint taint;                                   // taint, untaint
-  bool any_effect = false;                       // untaint without an effect: every effect
-  // pressure: the eviction signal ("memory.available", "nodefs.available", "pid.available", ...),
-  // the observed availability and the threshold (both optional, see the README), and the pods'
-  // usage of the signal's resource (pods left out have no stats).
-  std::string signal;
-  std::optional<Quantity> available;
-  std::optional<Quantity> threshold;
-  std::vector<PodUsage> usage;
-  // resize: the pod ("ns/name", in `name`) and its requests after the resize (the resources
-  // named; the others keep their value).
-  std::vector<std::pair<std::string, Quantity>> requests;
-};
-
-struct Scenario {
-  ObjectMeta meta;
-  SourceRef source;
-  std::vector<ScenarioStep> steps;
-};
-
-// ---------------------------------------------------------------------------------------------
 // Workloads (apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet; batch/v1 Job).
 //
 // kpsim does not run these objects: a stage before admission (`ExpandWorkloads`,
@@ -725,6 +662,73 @@ struct Workload {
   // "ns/name" (an unset namespace shown as "default").
   std::string DisplayName() const;
   friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Scenario (kpsim.io/v1alpha1, kpsim's own kind): things that happen to the cluster at chosen
+// times of a run. It lives beside the cluster it acts on, in the same files and directories.
+//
+//   apiVersion: kpsim.io/v1alpha1
+//   kind: Scenario
+//   metadata: {name: drain-and-burst}
+//   spec:
+//     steps:
+//     - at: 30s                     # a Go duration after the run's time 0
+//       cordon: node-1              # exactly one action per step
+//     - at: 45s
+//       apply: {apiVersion: v1, kind: Pod, ...}
+
+enum class StepAction : std::uint8_t {
+  kApply,     // create or update an object (Pod, Node, PodDisruptionBudget, PriorityClass, ...)
+  kDelete,    // delete an object by kind, namespace and name
+  kCordon,    // node.spec.unschedulable = true
+  kUncordon,  // node.spec.unschedulable = false
+  kTaint,     // add (or replace) a taint on a node
+  kUntaint,   // remove a node's taint by key and effect
+  kPressure,  // a node crosses a kubelet eviction threshold, with its pods' usage
+  kResize,    // an in-place resize request: a running pod's new requests
+};
+std::string_view StepActionName(StepAction action);  // "apply", "delete", ...
+
+struct PodUsage {
+  std::string pod;  // "ns/name" (a bare name means namespace "default")
+  Quantity usage;
+  friend bool operator==(const PodUsage&, const PodUsage&) = default;
+};
+
+struct ScenarioStep {
+  int index = 0;  // 0-based position in spec.steps
+  SourceRef source;
+  std::int64_t at_us = 0;  // microseconds after time 0
+  StepAction action = StepAction::kApply;
+  std::optional<Object> object;  // apply of an object kpsim models
+  // apply of a Deployment, ReplicaSet, StatefulSet, DaemonSet or Job: admission turns it into
+  // applies of the pods its controller creates at the step's time (`ExpandStepWorkloads`).
+  std::optional<Workload> workload;
+  std::string expansion;  // a workload apply: what its controller created (ExpandStepWorkloads)
+  // delete: the target; kind as written ("Pod", "Node", "PodDisruptionBudget", ...).
+  std::string kind;
+  std::string namespace_;
+  std::string name;                              // delete's object, or the node of node actions
+  std::optional<std::int64_t> grace_period_seconds;  // delete of a pod (default: the pod's own)
+  Taint taint;                                   // taint, untaint
+  bool any_effect = false;                       // untaint without an effect: every effect
+  // pressure: the eviction signal ("memory.available", "nodefs.available", "pid.available", ...),
+  // the observed availability and the threshold (both optional, see the README), and the pods'
+  // usage of the signal's resource (pods left out have no stats).
+  std::string signal;
+  std::optional<Quantity> available;
+  std::optional<Quantity> threshold;
+  std::vector<PodUsage> usage;
+  // resize: the pod ("ns/name", in `name`) and its requests after the resize (the resources
+  // named; the others keep their value).
+  std::vector<std::pair<std::string, Quantity>> requests;
+};
+
+struct Scenario {
+  ObjectMeta meta;
+  SourceRef source;
+  std::vector<ScenarioStep> steps;
 };
 
 // The apply a pod arrives with under `--arrival sequential`: consecutive pods with the same
