@@ -101,20 +101,7 @@ class Admitter {
   // exists at its time: the input's objects and what earlier steps applied or deleted.
   void AdmitSteps(const std::vector<Scenario>& scenarios) {
     timed_ = true;  // a step's apply is a create sent at its time, never an existing object
-    struct Ref {
-      std::int64_t at_us;
-      std::size_t scenario;
-      std::size_t step;
-    };
-    std::vector<Ref> order;
-    for (std::size_t i = 0; i < scenarios.size(); ++i) {
-      for (std::size_t j = 0; j < scenarios[i].steps.size(); ++j) {
-        order.push_back(Ref{scenarios[i].steps[j].at_us, i, j});
-      }
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Ref& a, const Ref& b) { return a.at_us < b.at_us; });
-    for (const Ref& ref : order) {
+    for (const admission::StepRef& ref : admission::StepsInTimeOrder(scenarios)) {
       TimedStep timed;
       timed.scenario = scenarios[ref.scenario].meta.name;
       timed.step = scenarios[ref.scenario].steps[ref.step];
@@ -528,6 +515,17 @@ std::string GenerateName(std::string_view base, std::uint64_t seed) {
     name += kAlphabet[z % kAlphabet.size()];
   }
   return name;
+}
+
+std::vector<StepRef> StepsInTimeOrder(const std::vector<Scenario>& scenarios) {
+  std::vector<StepRef> order;
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    for (std::size_t j = 0; j < scenarios[i].steps.size(); ++j) {
+      order.push_back(StepRef{scenarios[i].steps[j].at_us, i, j});
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [](const StepRef& a, const StepRef& b) { return a.at_us < b.at_us; });
+  return order;
 }
 
 }  // namespace kpsim::admission

@@ -81,4 +81,13 @@ Expected<QuotaAdmissionConfig> AdmitQuotaConfig(QuotaAdmissionConfig config);
 // `seed` (callers hash the document position into it).
 std::string GenerateName(std::string_view base, std::uint64_t seed);
 
+// A Scenario step's place: `scenarios[scenario].steps[step]`, at `at_us`.
+struct StepRef {
+  std::int64_t at_us;
+  std::size_t scenario;
+  std::size_t step;
+};
+// Every step of `scenarios` in the order a run takes them: by time, ties in input order.
+std::vector<StepRef> StepsInTimeOrder(const std::vector<Scenario>& scenarios);
+
 }  // namespace kpsim::admission

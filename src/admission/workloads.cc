@@ -661,26 +661,13 @@ StepWorkloadExpansion ExpandStepWorkloads(const std::vector<Object>& objects, co
                                           const std::vector<PodController>& controllers,
                                           const std::vector<Scenario>& scenarios, std::uint64_t seed) {
   StepWorkloadExpansion out;
-  struct Ref {
-    std::int64_t at_us;
-    std::size_t scenario;
-    std::size_t step;
-  };
-  std::vector<Ref> order;
-  for (std::size_t i = 0; i < scenarios.size(); ++i) {
-    for (std::size_t j = 0; j < scenarios[i].steps.size(); ++j) {
-      const ScenarioStep& step = scenarios[i].steps[j];
-      if (step.action == StepAction::kApply) order.push_back(Ref{step.at_us, i, j});
-    }
-  }
-  const bool any = std::any_of(order.begin(), order.end(), [&](const Ref& r) {
-    return scenarios[r.scenario].steps[r.step].workload.has_value();
+  const bool any = std::any_of(scenarios.begin(), scenarios.end(), [](const Scenario& s) {
+    return std::any_of(s.steps.begin(), s.steps.end(), [](const ScenarioStep& step) { return step.workload.has_value(); });
   });
   if (!any) {
     out.scenarios = scenarios;
     return out;
   }
-  std::stable_sort(order.begin(), order.end(), [](const Ref& a, const Ref& b) { return a.at_us < b.at_us; });
   using Key = std::tuple<WorkloadKind, std::string, std::string>;
   std::set<Key> known_workloads;
   for (const Workload& w : workloads) known_workloads.emplace(w.kind, EffectiveNamespace(w.meta), w.meta.name);
@@ -693,8 +680,9 @@ StepWorkloadExpansion ExpandStepWorkloads(const std::vector<Object>& objects, co
   std::vector<std::vector<std::vector<ScenarioStep>>> created(scenarios.size());
   for (std::size_t i = 0; i < scenarios.size(); ++i) created[i].resize(scenarios[i].steps.size());
   std::vector<Scenario> result = scenarios;
-  for (const Ref& ref : order) {
+  for (const admission::StepRef& ref : admission::StepsInTimeOrder(scenarios)) {
     ScenarioStep& step = result[ref.scenario].steps[ref.step];
+    if (step.action != StepAction::kApply) continue;
     if (step.object) {
       if (step.object->kind == ObjectKind::kPod) known.push_back(*step.object);
       continue;

@@ -45,8 +45,9 @@ class PodTopologySpreadScore final : public ScorePlugin {
                            const std::vector<plugins::SpreadConstraint>& constraints) const;
   plugins::SpreadView FullView(const PodInfo& pod) const;  // every pod: the debug check's
 
-  ClusterModel& model_;
   void IndexServices();  // services_by_namespace_ as the model has them now
+
+  ClusterModel& model_;
   std::map<std::string, std::vector<const Service*>, std::less<>> services_by_namespace_;
   std::uint64_t services_generation_ = 0;  // the model's, when services_by_namespace_ was built
   // Bound, non-terminating pods alike for `countPodsMatchSelector`: same namespace and labels.

@@ -112,6 +112,14 @@ GroupInfo ClusterModel::MakeGroupInfo(const PodGroup& api) const {
   return g;
 }
 
+GroupId ClusterModel::ParentOf(const PodGroup& api) const {
+  // The CompositePodGroup gate off: no group has a parent.
+  const std::string& parent = api.parent_composite_pod_group_name;
+  if (!composite_pod_group_ || parent.empty()) return kNoId;
+  auto it = composite_ids_.find(api.meta.namespace_ + "/" + parent);
+  return it == composite_ids_.end() ? kNoId : it->second;
+}
+
 void ClusterModel::LinkGroup(GroupId group_id) {
   // Root and `all` ancestor, walking up at most WorkloadMaxTreeDepth levels and breaking cycles.
   constexpr int kMaxTreeDepth = 10;
@@ -143,23 +151,15 @@ void ClusterModel::BuildGroups(const ClusterState& state, const FeatureGates& ga
     (api.composite ? composite_ids_ : group_ids_).emplace(g.key, id);
     groups_.push_back(std::move(g));
   }
-  // Parents (CompositePodGroup gate), then roots and `all` ancestors.
-  for (GroupInfo& g : groups_) {
-    const std::string& parent = g.api->parent_composite_pod_group_name;
-    if (!composite_pod_group_ || parent.empty()) continue;
-    auto it = composite_ids_.find(g.api->meta.namespace_ + "/" + parent);
-    if (it != composite_ids_.end()) g.parent = it->second;
-  }
+  // Parents, then roots and `all` ancestors.
+  for (GroupInfo& g : groups_) g.parent = ParentOf(*g.api);
   for (GroupId group_id : groups_.ids()) LinkGroup(group_id);
 }
 
 std::vector<PodId> ClusterModel::AddGroup(const PodGroup& api) {
   const PodGroup& stored = applied_groups_.emplace_back(api);
   GroupInfo g = MakeGroupInfo(stored);
-  if (composite_pod_group_ && !stored.parent_composite_pod_group_name.empty()) {
-    auto it = composite_ids_.find(stored.meta.namespace_ + "/" + stored.parent_composite_pod_group_name);
-    if (it != composite_ids_.end()) g.parent = it->second;
-  }
+  g.parent = ParentOf(stored);
   const GroupId id = groups_.next_id();
   group_ids_.emplace(g.key, id);
   const std::string key = g.key;

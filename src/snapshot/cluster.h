@@ -323,6 +323,7 @@ class ClusterModel {
   void Touch(NodeId node);
   void BuildGroups(const ClusterState& state, const FeatureGates& gates);
   GroupInfo MakeGroupInfo(const PodGroup& api) const;
+  GroupId ParentOf(const PodGroup& api) const;  // the resolved parent CompositePodGroup, or kNoId
   void LinkGroup(GroupId group);  // root, `all` ancestor and the leaves lists of its ancestors
   void JoinGroup(PodInfo& info, PodId id);
   void AddToNode(PodId pod, NodeId node);
