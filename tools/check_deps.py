@@ -34,6 +34,7 @@ PUBLIC_HEADERS = {
     "kpsim/admission.h": "admission",
     "kpsim/io.h": "io",
     "kpsim/report.h": "report",
+    "kpsim/diff.h": "report",
     "kpsim/engine.h": "sim",  # the facade functions, implemented by src/sim/engine.cc
     "kpsim/eviction.h": "kubelet",
 }

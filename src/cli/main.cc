@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,7 +15,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/run.h"
 #include "cli/suggest.h"
+#include "kpsim/diff.h"
 #include "kpsim/admission.h"
 #include "kpsim/api/duration.h"
 #include "kpsim/engine.h"
@@ -31,26 +35,8 @@ constexpr int kExitOk = 0;
 constexpr int kExitRejected = 1;
 constexpr int kExitUsage = 2;
 
-struct CommonFlags {
-  std::vector<std::string> files;
-  std::string output = "text";
-  std::string feature_gates;
-  bool no_recursive = false;
-  std::string max_input_size;  // a quantity: "4Gi", "1500M", bytes
-};
-
-struct EngineFlags {
-  std::string profile = "default";
-  std::string seed = "1";  // parsed in MakeOptions: CLI11 would wrap "-1" into a huge uint64
-  std::string until;
-  CLI::Option* until_option = nullptr;  // set when given, even as "" (refused)
-  std::string candidate_sampling = "exact";
-  int max_attempts = 1000000;
-  std::string origin;
-  bool disable_caches = false;
-  CLI::Option* candidate_sampling_option = nullptr;  // to tell a given flag from its default
-  std::string arrival = "together";
-};
+using kpsim::cli::CommonFlags;
+using kpsim::cli::EngineFlags;
 
 void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
   cmd->add_option("-o,--output", f.output, "Output format")
@@ -73,7 +59,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
       ->check(CLI::IsMember({"default", "book"}))
       ->default_str("default");
   cmd->add_option("--seed", f.seed, "Seed for tie-breaks and sampling")->default_str("1");
-  f.candidate_sampling_option = cmd->add_option("--candidate-sampling", f.candidate_sampling,
+  cmd->add_option("--candidate-sampling", f.candidate_sampling,
                   "Preemption candidate search: exact (every potential node) or kubernetes "
                   "(minCandidateNodesPercentage 10 / minCandidateNodesAbsolute 100)")
       ->check(CLI::IsMember({"exact", "kubernetes"}))
@@ -89,7 +75,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
       ->check(CLI::IsMember({"together", "sequential"}))
       ->default_str("together");
   if (simulate) {
-    f.until_option = cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
+    cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
         ->check(CLI::PositiveNumber)
         ->default_str("1000000");
@@ -136,126 +122,6 @@ int ReportDiagnostics(const kpsim::io::ReadResult& read, const kpsim::AdmissionR
   return rejected;
 }
 
-// A simulated time given as a Go duration (90s, 5m, 1h30m). Go's time.ParseDuration counts
-// nanoseconds; the clock ticks in microseconds, so the time is floored to a whole microsecond
-// (events at t <= the bound happen: exact for any bound).
-std::optional<kpsim::SimDuration> ParseSimDuration(std::string_view flag, const std::string& text) {
-  auto ns = kpsim::ParseGoDuration(text);
-  if (!ns.ok()) {
-    std::cerr << "kpsim: " << flag << ": " << ns.error().message << "\n";
-    return std::nullopt;
-  }
-  if (*ns < 0) {
-    std::cerr << "kpsim: " << flag << ": \"" << text << "\" is negative; simulated time starts at 0\n";
-    return std::nullopt;
-  }
-  return kpsim::SimDuration{kpsim::FloorNanosToMicros(*ns)};
-}
-
-std::optional<kpsim::EngineOptions> MakeOptions(const CommonFlags& c, const EngineFlags& e) {
-  kpsim::EngineOptions options;
-  auto gates = kpsim::FeatureGates::Parse(c.feature_gates);
-  if (!gates.ok()) {
-    std::cerr << "kpsim: --feature-gates: " << gates.error().message << "\n";
-    return std::nullopt;
-  }
-  options.gates = *gates;
-  options.profile = e.profile == "book" ? kpsim::Profile::kBook : kpsim::Profile::kDefault;
-  {
-    // A whole number 0..2^64-1, decimal, nothing else ("-1", "1.5", "0x10", "" refused).
-    std::uint64_t seed = 0;
-    const char* end = e.seed.data() + e.seed.size();
-    const auto [ptr, ec] = std::from_chars(e.seed.data(), end, seed);
-    if (e.seed.empty() || ec != std::errc() || ptr != end) {
-      std::cerr << "kpsim: --seed: invalid seed \"" << e.seed
-                << "\" (a whole number from 0 to 18446744073709551615)\n";
-      return std::nullopt;
-    }
-    options.seed = seed;
-  }
-  options.candidate_sampling = e.candidate_sampling == "kubernetes"
-                                   ? kpsim::CandidateSampling::kKubernetes
-                                   : kpsim::CandidateSampling::kExact;
-  options.max_attempts = e.max_attempts;
-  options.disable_caches = e.disable_caches;
-  options.arrival =
-      e.arrival == "sequential" ? kpsim::Arrival::kSequential : kpsim::Arrival::kTogether;
-  if (e.until_option != nullptr && e.until_option->count() > 0) {
-    auto until = ParseSimDuration("--until", e.until);
-    if (!until) return std::nullopt;
-    options.until = *until;
-  }
-  if (!e.origin.empty()) {
-    auto t = kpsim::WallTime::Parse(e.origin);
-    if (!t.ok()) {
-      std::cerr << "kpsim: --origin: " << t.error().message << "\n";
-      return std::nullopt;
-    }
-    options.origin = *t;
-  }
-  return options;
-}
-
-// The reader's options from the flags; nullopt after a usage error on stderr.
-std::optional<kpsim::io::ReadOptions> MakeReadOptions(const CommonFlags& c) {
-  kpsim::io::ReadOptions options;
-  options.recursive = !c.no_recursive;
-  if (!c.max_input_size.empty()) {
-    auto q = kpsim::Quantity::Parse(c.max_input_size);
-    if (!q.ok() || q->Value() <= 0) {
-      std::cerr << "kpsim: --max-input-size: " << (q.ok() ? "must be positive" : q.error().message)
-                << " (a quantity such as 4Gi or 1500M)\n";
-      return std::nullopt;
-    }
-    options.max_input_bytes = static_cast<std::size_t>(q->Value());
-  }
-  return options;
-}
-
-void AddRunWarning(kpsim::io::ReadResult& read, const kpsim::io::SchedulerConfig& config,
-                   std::string code, std::string message) {
-  kpsim::Warning w;
-  w.source = config.source;
-  w.object = "KubeSchedulerConfiguration";
-  w.code = std::move(code);
-  w.message = std::move(message);
-  read.warnings.push_back(std::move(w));
-}
-
-// Applies a KubeSchedulerConfiguration from the input to the engine options. Flags given on the
-// command line win: with an explicit --candidate-sampling the configuration's DefaultPreemption
-// arguments are only used under `kubernetes`; without it, DefaultPreemption arguments in the
-// configuration select `kubernetes` sampling (as kube-scheduler samples). The book profile models
-// none of it: a configuration there is a warning.
-void ApplySchedulerConfig(kpsim::io::ReadResult& read, const EngineFlags& flags,
-                          kpsim::EngineOptions& options) {
-  if (!read.scheduler_config) return;
-  const kpsim::io::SchedulerConfig& config = *read.scheduler_config;
-  if (options.profile == kpsim::Profile::kBook) {
-    AddRunWarning(read, config, "IgnoredByProfile",
-                  "the book profile does not read a KubeSchedulerConfiguration; ignored");
-    return;
-  }
-  options.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
-  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
-  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
-  options.min_candidate_nodes_percentage = config.min_candidate_nodes_percentage;
-  options.min_candidate_nodes_absolute = config.min_candidate_nodes_absolute;
-  const bool flag_given =
-      flags.candidate_sampling_option != nullptr && flags.candidate_sampling_option->count() > 0;
-  if (!config.preemption_args) return;
-  if (!flag_given) {
-    options.candidate_sampling = kpsim::CandidateSampling::kKubernetes;
-  } else if (options.candidate_sampling == kpsim::CandidateSampling::kExact) {
-    AddRunWarning(read, config, "OverriddenByFlag",
-                  fmt::format("--candidate-sampling exact: every potential node is dry-run; the "
-                              "configuration's minCandidateNodesPercentage {} / "
-                              "minCandidateNodesAbsolute {} are not used",
-                              config.min_candidate_nodes_percentage,
-                              config.min_candidate_nodes_absolute));
-  }
-}
-
 // Flags given on the command line that the chosen profile does not read.
 std::vector<kpsim::Warning> IgnoredFlagWarnings(const CLI::App* cmd,
                                                 const kpsim::EngineOptions& options,
@@ -283,6 +149,114 @@ std::vector<kpsim::Warning> IgnoredFlagWarnings(const CLI::App* cmd,
     ignored("--max-attempts", "only the book profile caps its rounds");
   }
   return out;
+}
+
+// Marks the engine flags the command line gave (CLI11 keeps defaults and given values alike).
+void MarkGiven(const CLI::App* cmd, EngineFlags& f) {
+  const auto given = [cmd](const char* name) {
+    const CLI::Option* opt = cmd->get_option_no_throw(name);
+    return opt != nullptr && opt->count() > 0;
+  };
+  f.until_set = given("--until");
+  f.candidate_sampling_set = given("--candidate-sampling");
+  f.max_attempts_set = given("--max-attempts");
+}
+
+// Reads a whole file (at most `max_bytes`); nullopt after a message on stderr.
+std::optional<std::string> ReadWholeFile(const std::string& path, std::size_t max_bytes) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    std::cerr << "kpsim: " << path << ": " << ec.message() << "\n";
+    return std::nullopt;
+  }
+  if (size > max_bytes) {
+    std::cerr << "kpsim: " << path << ": " << size << " bytes, more than --max-input-size\n";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    std::cerr << "kpsim: " << path << ": cannot be read\n";
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+// `kpsim diff A.json B.json`: what differs between two saved `simulate -o json` runs.
+int RunDiff(const std::vector<std::string>& files, const std::string& output,
+            const kpsim::io::ReadOptions& read_options) {
+  constexpr std::size_t kDefaultMax = std::size_t{1} << 30;
+  const std::size_t max_bytes = read_options.max_input_bytes > 0 ? read_options.max_input_bytes : kDefaultMax;
+  const std::optional<std::string> a = ReadWholeFile(files[0], max_bytes);
+  if (!a) return kExitUsage;
+  const std::optional<std::string> b = ReadWholeFile(files[1], max_bytes);
+  if (!b) return kExitUsage;
+  auto diff = kpsim::report::DiffRuns(*a, files[0], *b, files[1]);
+  if (!diff.ok()) {
+    std::cerr << "kpsim: diff: " << diff.error().message << "\n";
+    return kExitUsage;
+  }
+  std::cout << (output == "json" ? kpsim::report::RenderDiffJson(*diff)
+                                 : kpsim::report::RenderDiffText(*diff));
+  return kExitOk;
+}
+
+// `simulate --compare SETTING...`: the run as the flags give it (A) against one run per setting
+// (B), each a space-separated list of KEY=VALUE (see cli::ApplySetting).
+int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, const EngineFlags& engine,
+               const std::vector<std::string>& settings, const std::vector<kpsim::Warning>& flag_warnings) {
+  if (common.output == "html") {
+    std::cerr << "kpsim: --compare writes text or json (-o text, -o json)\n";
+    return kExitUsage;
+  }
+  std::vector<std::pair<CommonFlags, EngineFlags>> variants;
+  for (const std::string& setting : settings) {
+    CommonFlags c = common;
+    EngineFlags e = engine;
+    std::istringstream words(setting);
+    std::string word;
+    bool any = false;
+    while (words >> word) {
+      if (auto applied = kpsim::cli::ApplySetting(word, c, e); !applied.ok()) {
+        std::cerr << "kpsim: --compare '" << setting << "': " << applied.error().message << "\n";
+        return kExitUsage;
+      }
+      any = true;
+    }
+    if (!any) {
+      std::cerr << "kpsim: --compare: empty setting (KEY=VALUE, keys: " << kpsim::cli::SettingKeys() << ")\n";
+      return kExitUsage;
+    }
+    if (auto options = kpsim::cli::MakeOptions(c, e); !options.ok()) {
+      std::cerr << "kpsim: --compare '" << setting << "': " << options.error().message << "\n";
+      return kExitUsage;
+    }
+    variants.emplace_back(std::move(c), std::move(e));
+  }
+  auto base = kpsim::cli::SimulateJson(read, common, engine, flag_warnings);
+  if (!base.ok()) {
+    std::cerr << "kpsim: " << base.error().message << "\n";
+    return kExitUsage;
+  }
+  std::vector<kpsim::report::RunDiff> diffs;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    auto run = kpsim::cli::SimulateJson(read, variants[i].first, variants[i].second);
+    if (!run.ok()) {
+      std::cerr << "kpsim: --compare '" << settings[i] << "': " << run.error().message << "\n";
+      return kExitUsage;
+    }
+    auto diff = kpsim::report::DiffRuns(*base, "as given", *run, settings[i]);
+    if (!diff.ok()) {
+      std::cerr << "kpsim: --compare: " << diff.error().message << "\n";
+      return kExitUsage;
+    }
+    diffs.push_back(std::move(*diff));
+  }
+  std::cout << (common.output == "json" ? kpsim::report::RenderCompareJson(diffs)
+                                        : kpsim::report::RenderCompareText(diffs));
+  return kExitOk;
 }
 
 // `kpsim evict`: reads and admits the input (as simulate does, for the pods' priorities) and
@@ -356,6 +330,10 @@ int main(int argc, char** argv) {
   CLI::App* simulate = app.add_subcommand("simulate", "Run the scheduler over the manifests");
   AddEngine(simulate, sim_engine, true);
   AddCommon(simulate, sim_common, /*html=*/true);
+  std::vector<std::string> compare_settings;
+  simulate->add_option("--compare", compare_settings,
+                       "Run again with these settings (KEY=VALUE ..., e.g. 'profile=book' or "
+                       "'seed=2 until=5m'; repeatable) and print what differs from the run as given");
 
   CommonFlags val_common;
   CLI::App* validate =
@@ -401,6 +379,17 @@ int main(int argc, char** argv) {
                     "overrides its PodMetrics");
   AddCommon(evict, evict_common, /*html=*/false);
 
+  std::vector<std::string> diff_files;
+  std::string diff_output = "text";
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "Compare two saved runs (simulate -o json): victims, placements, waits, PDB violations");
+  diff_cmd->add_option("-o,--output", diff_output, "Output format")
+      ->check(CLI::IsMember(std::vector<std::string>{"text", "json"}))
+      ->default_str("text");
+  diff_cmd->add_option("runs", diff_files, "Two files written by kpsim simulate -o json (A, then B)")
+      ->required()
+      ->expected(2);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -419,13 +408,23 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  if (diff_cmd->parsed()) {
+    if (!PathsExist(diff_files)) return kExitUsage;
+    return RunDiff(diff_files, diff_output, kpsim::io::ReadOptions{});
+  }
+  MarkGiven(simulate, sim_engine);
+  MarkGiven(explain, exp_engine);
+
   const CommonFlags& common = simulate->parsed()   ? sim_common
                               : validate->parsed() ? val_common
                               : evict->parsed()    ? evict_common
                                                    : exp_common;
   if (!PathsExist(common.files)) return kExitUsage;
-  const std::optional<kpsim::io::ReadOptions> read_options = MakeReadOptions(common);
-  if (!read_options) return kExitUsage;
+  const auto read_options = kpsim::cli::MakeReadOptions(common);
+  if (!read_options.ok()) {
+    std::cerr << "kpsim: " << read_options.error().message << "\n";
+    return kExitUsage;
+  }
 
   if (validate->parsed()) {
     auto gates = kpsim::FeatureGates::Parse(common.feature_gates);
@@ -448,10 +447,24 @@ int main(int argc, char** argv) {
   if (evict->parsed()) return RunEvict(common, evict_node, evict_signal, evict_usage, *read_options);
 
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
-  auto options = MakeOptions(common, engine_flags);
-  if (!options) return kExitUsage;
+  auto options = kpsim::cli::MakeOptions(common, engine_flags);
+  if (!options.ok()) {
+    std::cerr << "kpsim: " << options.error().message << "\n";
+    return kExitUsage;
+  }
   kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, *read_options);
-  ApplySchedulerConfig(read, engine_flags, *options);
+  if (simulate->parsed() && !compare_settings.empty()) {
+    const kpsim::io::ReadResult input = read;  // each run applies the configuration afresh
+    kpsim::cli::ApplySchedulerConfig(read, engine_flags, *options);
+    const kpsim::AdmissionResult admission =
+        kpsim::AdmitInput(read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting,
+                          options->seed, read.scenarios, read.pod_metrics);
+    ReportDiagnostics(read, admission);
+    const std::vector<kpsim::Warning> flag_warnings = IgnoredFlagWarnings(simulate, *options, common);
+    ReportWarnings(kpsim::report::CollectWarnings(&read, &admission, flag_warnings));
+    return RunCompare(input, common, engine_flags, compare_settings, flag_warnings);
+  }
+  kpsim::cli::ApplySchedulerConfig(read, engine_flags, *options);
   const kpsim::AdmissionResult admission =
       kpsim::AdmitInput(read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting,
                         options->seed, read.scenarios, read.pod_metrics);
@@ -488,8 +501,12 @@ int main(int argc, char** argv) {
   query.group = explain_group;
   if (attempt_opt->count() > 0) query.round = explain_attempt;
   if (at_opt->count() > 0) {
-    query.at = ParseSimDuration("--at", explain_at);
-    if (!query.at) return kExitUsage;
+    auto at = kpsim::cli::ParseSimDuration("--at", explain_at);
+    if (!at.ok()) {
+      std::cerr << "kpsim: " << at.error().message << "\n";
+      return kExitUsage;
+    }
+    query.at = *at;
   }
   auto explained = kpsim::Explain(admission.state, *options, query);
   if (!explained.ok()) {

@@ -556,7 +556,7 @@ suggests() {
 }
 suggests "mistyped command" 'unknown command "simulat"; did you mean simulate?' simulat "$EX/cascade.yaml"
 suggests "mistyped command (swap)" 'unknown command "vaildate"; did you mean validate?' vaildate "$EX/cascade.yaml"
-suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict)' frobnicate "$EX/cascade.yaml"
+suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict, diff)' frobnicate "$EX/cascade.yaml"
 suggests "mistyped flag" 'unknown flag --unitl; did you mean --until?' simulate --unitl 5m "$EX/cascade.yaml"
 suggests "mistyped flag with =" 'unknown flag --unitl; did you mean --until?' simulate --unitl=5m "$EX/cascade.yaml"
 suggests "mistyped flag after a valued flag" 'unknown flag --sed; did you mean --seed?' simulate -o json --sed 3 "$EX/cascade.yaml"
@@ -679,6 +679,46 @@ for DEC_IN in "$EX/cascade.yaml" "$EX/pdb-protected.yaml" "$EX/never-preempt.yam
     fail "decisions: $DEC_NAME html panel does not match the json's $DEC_N decisions"
   fi
 done
+
+# --- side by side: kpsim diff and simulate --compare ------------------------------------------
+run simulate -o json "$EX/pdb-protected.yaml"
+cp "$WORK/out" "$WORK/run-default.json"
+run simulate -o json --profile book "$EX/pdb-protected.yaml"
+cp "$WORK/out" "$WORK/run-book.json"
+expect_rc "diff of a run with itself" 0 diff "$WORK/run-default.json" "$WORK/run-default.json"
+if grep -q "No differences" "$WORK/out"; then ok "diff: a run against itself has no differences"; else fail "diff: self-diff reports differences"; fi
+expect_rc "diff json" 0 diff -o json "$WORK/run-default.json" "$WORK/run-book.json"
+if json_check "$WORK/out" 'd["identical"] is False and d["a"]["profile"] == "default" and d["b"]["profile"] == "book" and any(c["a"]["pod"] == "default/report" for c in d["placements"])'; then
+  ok "diff json: default against book names the profiles and the pod placed differently"
+else
+  fail "diff json: default against book lacks the profiles or default/report's placement"
+fi
+expect_rc "diff of a manifest (not a run) is a usage error" 2 diff "$WORK/run-default.json" "$EX/cascade.yaml"
+if grep -q "cascade.yaml: not JSON" "$WORK/err"; then ok "diff names the file that is not a run"; else fail "diff: no message naming the bad file"; fi
+expect_rc "diff needs two runs" 2 diff "$WORK/run-default.json"
+expect_rc "diff of a missing file" 2 diff "$WORK/run-default.json" "$WORK/nope.json"
+
+expect_rc "simulate --compare json" 0 simulate -o json "$EX/pdb-protected.yaml" --compare profile=book --compare 'seed=2 until=1s'
+if json_check "$WORK/out" 'len(d["comparisons"]) == 2 and d["base"]["profile"] == "default" and d["comparisons"][0]["b"]["profile"] == "book" and d["comparisons"][1]["b"]["seed"] == "2" and d["comparisons"][1]["b"]["endTime"] <= 1.0'; then
+  ok "simulate --compare: one comparison per setting, each run under its settings"
+else
+  fail "simulate --compare json: comparisons do not follow the settings"
+fi
+# The comparison equals diffing the two saved runs.
+python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["comparisons"][0]["placements"]))' "$WORK/out" > "$WORK/cmp-placements" 2>/dev/null
+run diff -o json "$WORK/run-default.json" "$WORK/run-book.json"
+python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["placements"]))' "$WORK/out" > "$WORK/diff-placements" 2>/dev/null
+if [ -s "$WORK/cmp-placements" ] && cmp -s "$WORK/cmp-placements" "$WORK/diff-placements"; then
+  ok "simulate --compare profile=book equals diff of the two saved runs"
+else
+  fail "simulate --compare and diff disagree on placements"
+fi
+expect_rc "simulate --compare text" 0 simulate "$EX/cascade.yaml" --compare seed=2
+if grep -q "B: seed=2" "$WORK/out"; then ok "simulate --compare text names the setting"; else fail "simulate --compare text lacks the setting"; fi
+expect_rc "simulate --compare with an unknown key" 2 simulate "$EX/cascade.yaml" --compare colour=blue
+if grep -q "unknown setting colour" "$WORK/err"; then ok "--compare names the unknown key"; else fail "--compare: no message for the unknown key"; fi
+expect_rc "simulate --compare with a bad value" 2 simulate "$EX/cascade.yaml" --compare seed=-1
+expect_rc "simulate --compare -o html" 2 simulate -o html "$EX/cascade.yaml" --compare seed=2
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,199 @@
+#include "cli/run.h"
+
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "kpsim/api/duration.h"
+#include "kpsim/engine.h"
+#include "kpsim/feature_gates.h"
+#include "kpsim/report.h"
+
+namespace kpsim::cli {
+namespace {
+
+Error UsageError(std::string message) {
+  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
+}
+
+void AddRunWarning(io::ReadResult& read, const io::SchedulerConfig& config, std::string code,
+                   std::string message) {
+  Warning w;
+  w.source = config.source;
+  w.object = "KubeSchedulerConfiguration";
+  w.code = std::move(code);
+  w.message = std::move(message);
+  read.warnings.push_back(std::move(w));
+}
+
+}  // namespace
+
+// Go's time.ParseDuration counts nanoseconds; the clock ticks in microseconds, so the time is
+// floored to a whole microsecond (events at t <= the bound happen: exact for any bound).
+Expected<SimDuration> ParseSimDuration(std::string_view flag, const std::string& text) {
+  auto ns = ParseGoDuration(text);
+  if (!ns.ok()) return UsageError(fmt::format("{}: {}", flag, ns.error().message));
+  if (*ns < 0) {
+    return UsageError(
+        fmt::format("{}: \"{}\" is negative; simulated time starts at 0", flag, text));
+  }
+  return SimDuration{FloorNanosToMicros(*ns)};
+}
+
+Expected<EngineOptions> MakeOptions(const CommonFlags& c, const EngineFlags& e) {
+  EngineOptions options;
+  auto gates = FeatureGates::Parse(c.feature_gates);
+  if (!gates.ok()) return UsageError("--feature-gates: " + gates.error().message);
+  options.gates = *gates;
+  if (e.profile != "default" && e.profile != "book") {
+    return UsageError(fmt::format("--profile: {} not in {{default, book}}", e.profile));
+  }
+  options.profile = e.profile == "book" ? Profile::kBook : Profile::kDefault;
+  {
+    // A whole number 0..2^64-1, decimal, nothing else ("-1", "1.5", "0x10", "" refused).
+    std::uint64_t seed = 0;
+    const char* end = e.seed.data() + e.seed.size();
+    const auto [ptr, ec] = std::from_chars(e.seed.data(), end, seed);
+    if (e.seed.empty() || ec != std::errc() || ptr != end) {
+      return UsageError(fmt::format(
+          "--seed: invalid seed \"{}\" (a whole number from 0 to 18446744073709551615)", e.seed));
+    }
+    options.seed = seed;
+  }
+  if (e.candidate_sampling != "exact" && e.candidate_sampling != "kubernetes") {
+    return UsageError(fmt::format("--candidate-sampling: {} not in {{exact, kubernetes}}",
+                                  e.candidate_sampling));
+  }
+  options.candidate_sampling = e.candidate_sampling == "kubernetes" ? CandidateSampling::kKubernetes
+                                                                    : CandidateSampling::kExact;
+  if (e.max_attempts <= 0) return UsageError("--max-attempts: must be positive");
+  options.max_attempts = e.max_attempts;
+  options.disable_caches = e.disable_caches;
+  if (e.arrival != "together" && e.arrival != "sequential") {
+    return UsageError(fmt::format("--arrival: {} not in {{together, sequential}}", e.arrival));
+  }
+  options.arrival = e.arrival == "sequential" ? Arrival::kSequential : Arrival::kTogether;
+  if (e.until_set) {
+    auto until = ParseSimDuration("--until", e.until);
+    if (!until.ok()) return until.error();
+    options.until = *until;
+  }
+  if (!e.origin.empty()) {
+    auto t = WallTime::Parse(e.origin);
+    if (!t.ok()) return UsageError("--origin: " + t.error().message);
+    options.origin = *t;
+  }
+  return options;
+}
+
+Expected<io::ReadOptions> MakeReadOptions(const CommonFlags& c) {
+  io::ReadOptions options;
+  options.recursive = !c.no_recursive;
+  if (!c.max_input_size.empty()) {
+    auto q = Quantity::Parse(c.max_input_size);
+    if (!q.ok() || q->Value() <= 0) {
+      return UsageError(fmt::format("--max-input-size: {} (a quantity such as 4Gi or 1500M)",
+                                    q.ok() ? "must be positive" : q.error().message));
+    }
+    options.max_input_bytes = static_cast<std::size_t>(q->Value());
+  }
+  return options;
+}
+
+// Flags given win: with an explicit --candidate-sampling the configuration's DefaultPreemption
+// arguments are only used under `kubernetes`; without it, DefaultPreemption arguments in the
+// configuration select `kubernetes` sampling (as kube-scheduler samples). The book profile models
+// none of it: a configuration there is a warning.
+void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, EngineOptions& options) {
+  if (!read.scheduler_config) return;
+  const io::SchedulerConfig& config = *read.scheduler_config;
+  if (options.profile == Profile::kBook) {
+    AddRunWarning(read, config, "IgnoredByProfile",
+                  "the book profile does not read a KubeSchedulerConfiguration; ignored");
+    return;
+  }
+  options.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score;
+  options.pod_initial_backoff = std::chrono::seconds(config.pod_initial_backoff_seconds);
+  options.pod_max_backoff = std::chrono::seconds(config.pod_max_backoff_seconds);
+  options.min_candidate_nodes_percentage = config.min_candidate_nodes_percentage;
+  options.min_candidate_nodes_absolute = config.min_candidate_nodes_absolute;
+  if (!config.preemption_args) return;
+  if (!flags.candidate_sampling_set) {
+    options.candidate_sampling = CandidateSampling::kKubernetes;
+  } else if (options.candidate_sampling == CandidateSampling::kExact) {
+    AddRunWarning(read, config, "OverriddenByFlag",
+                  fmt::format("--candidate-sampling exact: every potential node is dry-run; the "
+                              "configuration's minCandidateNodesPercentage {} / "
+                              "minCandidateNodesAbsolute {} are not used",
+                              config.min_candidate_nodes_percentage,
+                              config.min_candidate_nodes_absolute));
+  }
+}
+
+std::string_view SettingKeys() {
+  return "profile, seed, until, featureGates, candidateSampling, arrival, origin, maxAttempts, "
+         "disableCaches";
+}
+
+Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine) {
+  const std::size_t eq = setting.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    return UsageError(fmt::format("\"{}\" is not KEY=VALUE (keys: {})", setting, SettingKeys()));
+  }
+  const std::string_view key = setting.substr(0, eq);
+  const std::string value(setting.substr(eq + 1));
+  if (key == "profile") {
+    engine.profile = value;
+  } else if (key == "seed") {
+    engine.seed = value;
+  } else if (key == "until") {
+    engine.until = value;
+    engine.until_set = true;
+  } else if (key == "feature-gates" || key == "featureGates") {
+    common.feature_gates = value;
+  } else if (key == "candidate-sampling" || key == "candidateSampling") {
+    engine.candidate_sampling = value;
+    engine.candidate_sampling_set = true;
+  } else if (key == "arrival") {
+    engine.arrival = value;
+  } else if (key == "origin") {
+    engine.origin = value;
+  } else if (key == "max-attempts" || key == "maxAttempts") {
+    int n = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || n <= 0) {
+      return UsageError(fmt::format("{}: \"{}\" is not a positive whole number", key, value));
+    }
+    engine.max_attempts = n;
+    engine.max_attempts_set = true;
+  } else if (key == "disable-caches" || key == "disableCaches") {
+    if (value != "true" && value != "false") {
+      return UsageError(fmt::format("{}: \"{}\" is not true or false", key, value));
+    }
+    engine.disable_caches = value == "true";
+  } else {
+    return UsageError(fmt::format("unknown setting {} (keys: {})", key, SettingKeys()));
+  }
+  return {};
+}
+
+Expected<std::string> SimulateJson(const io::ReadResult& input, const CommonFlags& common,
+                                   const EngineFlags& engine,
+                                   const std::vector<Warning>& extra_warnings) {
+  auto options = MakeOptions(common, engine);
+  if (!options.ok()) return options.error();
+  io::ReadResult read = input;
+  ApplySchedulerConfig(read, engine, *options);
+  const AdmissionResult admission =
+      AdmitInput(read.objects, read.workloads, options->gates, AdmissionMode::kExisting,
+                 options->seed, read.scenarios, read.pod_metrics);
+  const SimulationResult result = Simulate(admission.state, *options);
+  const report::RunReport run{&read, &admission, &result, &*options, extra_warnings, nullptr};
+  return report::RenderSimulationJson(run);
+}
+
+}  // namespace kpsim::cli

@@ -1,0 +1,74 @@
+#pragma once
+
+// A run's settings as the command line spells them, turned into engine and reader options, and
+// one simulate run from them. Shared by the subcommands, `simulate --compare` and `kpsim serve`,
+// so that a setting means the same wherever it is given. Errors come back as values (the caller
+// prints them or answers them over HTTP); nothing here writes to stdout or stderr.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kpsim/admission.h"
+#include "kpsim/engine_options.h"
+#include "kpsim/expected.h"
+#include "kpsim/io.h"
+#include "kpsim/results.h"
+#include "kpsim/sim_time.h"
+
+namespace kpsim::cli {
+
+struct CommonFlags {
+  std::vector<std::string> files;
+  std::string output = "text";
+  std::string feature_gates;
+  bool no_recursive = false;
+  std::string max_input_size;  // a quantity: "4Gi", "1500M", bytes
+};
+
+// The engine's flags as text, parsed by MakeOptions. `*_set` mark a value given other than on
+// the command line (a --compare setting, a serve request); the CLI11 options mark the flags.
+struct EngineFlags {
+  std::string profile = "default";
+  std::string seed = "1";  // parsed in MakeOptions: CLI11 would wrap "-1" into a huge uint64
+  std::string until;
+  bool until_set = false;
+  std::string candidate_sampling = "exact";
+  bool candidate_sampling_set = false;
+  int max_attempts = 1000000;
+  bool max_attempts_set = false;
+  std::string origin;
+  bool disable_caches = false;
+  std::string arrival = "together";
+};
+
+// A Go duration (90s, 5m, 1h30m) as simulated time, floored to the clock's microsecond. The
+// error names `flag`.
+Expected<SimDuration> ParseSimDuration(std::string_view flag, const std::string& text);
+
+// The engine options the flags spell; the error names the flag ("--seed: invalid seed ...").
+Expected<EngineOptions> MakeOptions(const CommonFlags& common, const EngineFlags& engine);
+// The reader's options the flags spell.
+Expected<io::ReadOptions> MakeReadOptions(const CommonFlags& common);
+
+// Applies a KubeSchedulerConfiguration from the input to `options` (see the definition); flags
+// given win. May add warnings to `read`.
+void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, EngineOptions& options);
+
+// One setting `key=value`, keyed by the flag's name or its camelCase (`profile`, `seed`,
+// `until`, `feature-gates`/`featureGates`, `candidate-sampling`/`candidateSampling`, `arrival`,
+// `origin`, `max-attempts`/`maxAttempts`, `disable-caches`/`disableCaches`), applied to the
+// flags. InvalidArgument for an unknown key or a malformed setting; values are checked later by
+// MakeOptions.
+Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine);
+// The keys ApplySetting knows, for messages.
+std::string_view SettingKeys();
+
+// One `simulate` run of `read` under the flags, rendered as `simulate -o json` prints it.
+// `extra_warnings` are the command line's own (IgnoredFlag, ...). InvalidArgument when the
+// flags do not parse.
+Expected<std::string> SimulateJson(const io::ReadResult& read, const CommonFlags& common,
+                                   const EngineFlags& engine,
+                                   const std::vector<Warning>& extra_warnings = {});
+
+}  // namespace kpsim::cli
