@@ -46,6 +46,7 @@ LIBRARIES = {
     "simdjson": re.compile(r"^simdjson\.h$"),
     "libyaml": re.compile(r"^yaml\.h$"),
     "CLI11": re.compile(r"^CLI/"),
+    "httplib": re.compile(r"^httplib\.h$"),
 }
 
 # module -> what it may include besides itself, in pipeline order (src/README.md): api <- {io,
@@ -83,8 +84,12 @@ MODULES = {
             "private": ["snapshot", "framework", "plugins", "preemption", "scheduler", "queue",
                         "book"],
             "libraries": ["fmt"]},
-    "cli": {"public": ["api", "results", "admission", "io", "report", "sim", "kubelet"], "private": [],
-            "libraries": ["fmt", "CLI11"]},
+    # app: a run as a user asks for it (settings -> options -> run -> rendered output) and the
+    # web server over it; what the command line and `kpsim serve` share.
+    "app": {"public": ["api", "results", "admission", "io", "report", "sim", "kubelet"], "private": [],
+            "libraries": ["fmt", "nlohmann_json", "httplib"]},
+    "cli": {"public": ["api", "results", "admission", "io", "report", "sim", "kubelet"],
+            "private": ["app"], "libraries": ["fmt", "CLI11"]},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

@@ -3,6 +3,7 @@
 // The options of a run: the profile, the seed, feature gates, the KubeSchedulerConfiguration
 // settings kpsim models and the arrival of pending pods.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -54,6 +55,10 @@ struct EngineOptions {
   // the scheduler has settled: nothing left to attempt except pods parked unschedulable, and no
   // termination in flight.
   Arrival arrival = Arrival::kTogether;
+  // Set (from another thread) to stop the run before its next scheduling attempt; the result then
+  // ends with reason "cancelled". `kpsim serve` uses it for its run-time limit. Never read for a
+  // decision: a run that is not cancelled is the same with or without it.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 }  // namespace kpsim

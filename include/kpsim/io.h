@@ -86,4 +86,14 @@ ReadResult ReadManifests(const std::vector<std::string>& paths, const ReadOption
 // Same, from an in-memory text (for tests); `file` names it in messages.
 ReadResult ReadManifestText(std::string_view text, const std::string& file);
 
+// Several in-memory files read in order as one input, as ReadManifests reads several paths
+// (`kpsim serve`'s uploads). `name` stands for the file in messages and, like a file name,
+// gives the kind of items without one (`pods.json`). Each text counts against
+// `options.max_input_bytes` as a file does.
+struct NamedText {
+  std::string name;
+  std::string text;
+};
+ReadResult ReadManifestTexts(const std::vector<NamedText>& texts, const ReadOptions& options = {});
+
 }  // namespace kpsim::io

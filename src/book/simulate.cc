@@ -220,7 +220,12 @@ SimulationResult Runner::Run() {
   ReleaseNextApply();
 
   // Mirrors `Run`: one attempt per round, at most `max_attempts` rounds.
+  bool cancelled = false;
   while (round_ < options_.max_attempts && (!queue_.empty() || ReleaseNextApply())) {
+    if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
+      cancelled = true;
+      break;
+    }
     ++round_;
     ++result_.stats.scheduling_attempts;
     const int pod = queue_.top().pod;
@@ -243,8 +248,10 @@ SimulationResult Runner::Run() {
     Emit(EventReason::kFailedScheduling, pod, -1,
          p.display + " cannot be placed anywhere (and has no one to preempt)");
   }
-  result_.attempt_cap_reached = !queue_.empty() || next_apply_ < applies_.size();
-  result_.end_reason = result_.attempt_cap_reached ? "max-attempts" : "quiescent";
+  result_.attempt_cap_reached = !cancelled && (!queue_.empty() || next_apply_ < applies_.size());
+  result_.end_reason = cancelled                      ? "cancelled"
+                       : result_.attempt_cap_reached ? "max-attempts"
+                                                     : "quiescent";
 
   // Outcomes: pods in input order, nodes in input order.
   const std::string cap_note = "still in the queue when the round cap (" +

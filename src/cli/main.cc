@@ -15,7 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/run.h"
+#include "app/run.h"
 #include "cli/suggest.h"
 #include "kpsim/diff.h"
 #include "kpsim/admission.h"
@@ -35,8 +35,8 @@ constexpr int kExitOk = 0;
 constexpr int kExitRejected = 1;
 constexpr int kExitUsage = 2;
 
-using kpsim::cli::CommonFlags;
-using kpsim::cli::EngineFlags;
+using kpsim::app::CommonFlags;
+using kpsim::app::EngineFlags;
 
 void AddCommon(CLI::App* cmd, CommonFlags& f, bool html) {
   cmd->add_option("-o,--output", f.output, "Output format")
@@ -122,35 +122,6 @@ int ReportDiagnostics(const kpsim::io::ReadResult& read, const kpsim::AdmissionR
   return rejected;
 }
 
-// Flags given on the command line that the chosen profile does not read.
-std::vector<kpsim::Warning> IgnoredFlagWarnings(const CLI::App* cmd,
-                                                const kpsim::EngineOptions& options,
-                                                const CommonFlags& common) {
-  std::vector<kpsim::Warning> out;
-  const auto given = [cmd](const char* name) {
-    const CLI::Option* opt = cmd->get_option_no_throw(name);
-    return opt != nullptr && opt->count() > 0;
-  };
-  const auto ignored = [&out](std::string_view flag, std::string_view why) {
-    kpsim::Warning w;
-    w.code = "IgnoredFlag";
-    w.message = fmt::format("{} is ignored: {}", flag, why);
-    out.push_back(std::move(w));
-  };
-  if (options.profile == kpsim::Profile::kBook) {
-    if (given("--candidate-sampling")) {
-      ignored("--candidate-sampling", "the book profile dry-runs every node");
-    }
-    if (given("--disable-caches")) ignored("--disable-caches", "the book profile has no caches");
-    if (!common.feature_gates.empty()) {
-      ignored("--feature-gates", "the book profile models no feature gates");
-    }
-  } else if (given("--max-attempts")) {
-    ignored("--max-attempts", "only the book profile caps its rounds");
-  }
-  return out;
-}
-
 // Marks the engine flags the command line gave (CLI11 keeps defaults and given values alike).
 void MarkGiven(const CLI::App* cmd, EngineFlags& f) {
   const auto given = [cmd](const char* name) {
@@ -160,6 +131,18 @@ void MarkGiven(const CLI::App* cmd, EngineFlags& f) {
   f.until_set = given("--until");
   f.candidate_sampling_set = given("--candidate-sampling");
   f.max_attempts_set = given("--max-attempts");
+  f.disable_caches_set = given("--disable-caches");
+}
+
+// Prints a command's stderr lines, then its output or its usage error.
+int Finish(const kpsim::app::RunOutput& run) {
+  for (const std::string& line : run.diagnostics) std::cerr << line << "\n";
+  if (run.error) {
+    std::cerr << "kpsim: " << run.error->message << "\n";
+    return kExitUsage;
+  }
+  std::cout << run.output;
+  return kExitOk;
 }
 
 // Reads a whole file (at most `max_bytes`); nullopt after a message on stderr.
@@ -204,50 +187,54 @@ int RunDiff(const std::vector<std::string>& files, const std::string& output,
 }
 
 // `simulate --compare SETTING...`: the run as the flags give it (A) against one run per setting
-// (B), each a space-separated list of KEY=VALUE (see cli::ApplySetting).
+// (B), each a space-separated list of KEY=VALUE (see app::ApplySetting). The base run's
+// diagnostics go to stderr as a plain simulate's would.
 int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, const EngineFlags& engine,
-               const std::vector<std::string>& settings, const std::vector<kpsim::Warning>& flag_warnings) {
+               const std::vector<std::string>& settings) {
   if (common.output == "html") {
     std::cerr << "kpsim: --compare writes text or json (-o text, -o json)\n";
     return kExitUsage;
   }
+  CommonFlags as_json = common;
+  as_json.output = "json";
   std::vector<std::pair<CommonFlags, EngineFlags>> variants;
   for (const std::string& setting : settings) {
-    CommonFlags c = common;
+    CommonFlags c = as_json;
     EngineFlags e = engine;
     std::istringstream words(setting);
     std::string word;
     bool any = false;
     while (words >> word) {
-      if (auto applied = kpsim::cli::ApplySetting(word, c, e); !applied.ok()) {
+      if (auto applied = kpsim::app::ApplySetting(word, c, e); !applied.ok()) {
         std::cerr << "kpsim: --compare '" << setting << "': " << applied.error().message << "\n";
         return kExitUsage;
       }
       any = true;
     }
     if (!any) {
-      std::cerr << "kpsim: --compare: empty setting (KEY=VALUE, keys: " << kpsim::cli::SettingKeys() << ")\n";
+      std::cerr << "kpsim: --compare: empty setting (KEY=VALUE, keys: " << kpsim::app::SettingKeys() << ")\n";
       return kExitUsage;
     }
-    if (auto options = kpsim::cli::MakeOptions(c, e); !options.ok()) {
+    if (auto options = kpsim::app::MakeOptions(c, e); !options.ok()) {
       std::cerr << "kpsim: --compare '" << setting << "': " << options.error().message << "\n";
       return kExitUsage;
     }
     variants.emplace_back(std::move(c), std::move(e));
   }
-  auto base = kpsim::cli::SimulateJson(read, common, engine, flag_warnings);
-  if (!base.ok()) {
-    std::cerr << "kpsim: " << base.error().message << "\n";
+  const kpsim::app::RunOutput base = kpsim::app::RunSimulate(read, as_json, engine);
+  for (const std::string& line : base.diagnostics) std::cerr << line << "\n";
+  if (base.error) {
+    std::cerr << "kpsim: " << base.error->message << "\n";
     return kExitUsage;
   }
   std::vector<kpsim::report::RunDiff> diffs;
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    auto run = kpsim::cli::SimulateJson(read, variants[i].first, variants[i].second);
-    if (!run.ok()) {
-      std::cerr << "kpsim: --compare '" << settings[i] << "': " << run.error().message << "\n";
+    const kpsim::app::RunOutput run = kpsim::app::RunSimulate(read, variants[i].first, variants[i].second);
+    if (run.error) {
+      std::cerr << "kpsim: --compare '" << settings[i] << "': " << run.error->message << "\n";
       return kExitUsage;
     }
-    auto diff = kpsim::report::DiffRuns(*base, "as given", *run, settings[i]);
+    auto diff = kpsim::report::DiffRuns(base.output, "as given", run.output, settings[i]);
     if (!diff.ok()) {
       std::cerr << "kpsim: --compare: " << diff.error().message << "\n";
       return kExitUsage;
@@ -342,24 +329,21 @@ int main(int argc, char** argv) {
 
   CommonFlags exp_common;
   EngineFlags exp_engine;
-  std::string explain_pod;
+  kpsim::app::ExplainFlags explain_flags;
   CLI::App* explain =
       app.add_subcommand("explain", "Explain one scheduling attempt of the run: every node's filter verdict, the candidates, the reprieve");
-  std::string explain_group;
   CLI::Option* pod_opt =
-      explain->add_option("--pod", explain_pod, "The pod, as NS/NAME (or NAME in namespace default)");
+      explain->add_option("--pod", explain_flags.pod, "The pod, as NS/NAME (or NAME in namespace default)");
   CLI::Option* group_opt = explain->add_option(
-      "--group", explain_group, "A PodGroup or CompositePodGroup, as NS/NAME (needs GenericWorkload=true)");
+      "--group", explain_flags.group, "A PodGroup or CompositePodGroup, as NS/NAME (needs GenericWorkload=true)");
   pod_opt->excludes(group_opt);
   group_opt->excludes(pod_opt);
-  std::int64_t explain_attempt = 0;
-  std::string explain_at;
   CLI::Option* attempt_opt = explain->add_option(
-      "--attempt", explain_attempt,
+      "--attempt", explain_flags.attempt,
       "Explain the attempt of this round (the `round` of simulate's events) instead of the first");
   attempt_opt->check(CLI::PositiveNumber);
   CLI::Option* at_opt = explain->add_option(
-      "--at", explain_at, "Explain the first attempt at or after this simulated time (Go duration: 90s, 5m)");
+      "--at", explain_flags.at, "Explain the first attempt at or after this simulated time (Go duration: 90s, 5m)");
   attempt_opt->excludes(at_opt);
   at_opt->excludes(attempt_opt);
   AddEngine(explain, exp_engine, false);
@@ -420,7 +404,7 @@ int main(int argc, char** argv) {
                               : evict->parsed()    ? evict_common
                                                    : exp_common;
   if (!PathsExist(common.files)) return kExitUsage;
-  const auto read_options = kpsim::cli::MakeReadOptions(common);
+  const auto read_options = kpsim::app::MakeReadOptions(common);
   if (!read_options.ok()) {
     std::cerr << "kpsim: " << read_options.error().message << "\n";
     return kExitUsage;
@@ -447,80 +431,20 @@ int main(int argc, char** argv) {
   if (evict->parsed()) return RunEvict(common, evict_node, evict_signal, evict_usage, *read_options);
 
   const EngineFlags& engine_flags = simulate->parsed() ? sim_engine : exp_engine;
-  auto options = kpsim::cli::MakeOptions(common, engine_flags);
-  if (!options.ok()) {
+  // Flags first: a usage error costs no reading.
+  if (auto options = kpsim::app::MakeOptions(common, engine_flags); !options.ok()) {
     std::cerr << "kpsim: " << options.error().message << "\n";
+    return kExitUsage;
+  }
+  if (explain->parsed() && explain_flags.pod.empty() && explain_flags.group.empty()) {
+    std::cerr << "kpsim: explain: one of --pod or --group is required\n\n" << explain->help();
     return kExitUsage;
   }
   kpsim::io::ReadResult read = kpsim::io::ReadManifests(common.files, *read_options);
   if (simulate->parsed() && !compare_settings.empty()) {
-    const kpsim::io::ReadResult input = read;  // each run applies the configuration afresh
-    kpsim::cli::ApplySchedulerConfig(read, engine_flags, *options);
-    const kpsim::AdmissionResult admission =
-        kpsim::AdmitInput(read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting,
-                          options->seed, read.scenarios, read.pod_metrics);
-    ReportDiagnostics(read, admission);
-    const std::vector<kpsim::Warning> flag_warnings = IgnoredFlagWarnings(simulate, *options, common);
-    ReportWarnings(kpsim::report::CollectWarnings(&read, &admission, flag_warnings));
-    return RunCompare(input, common, engine_flags, compare_settings, flag_warnings);
+    return RunCompare(read, common, engine_flags, compare_settings);
   }
-  kpsim::cli::ApplySchedulerConfig(read, engine_flags, *options);
-  const kpsim::AdmissionResult admission =
-      kpsim::AdmitInput(read.objects, read.workloads, options->gates, kpsim::AdmissionMode::kExisting,
-                        options->seed, read.scenarios, read.pod_metrics);
-  ReportDiagnostics(read, admission);
-  const std::vector<kpsim::Warning> flag_warnings =
-      IgnoredFlagWarnings(simulate->parsed() ? simulate : explain, *options, common);
-  const std::vector<kpsim::Warning> input_warnings =
-      kpsim::report::CollectWarnings(&read, &admission, flag_warnings);
-
-  if (simulate->parsed()) {
-    // The HTML report embeds the explain of the first attempts that did not bind, for its markers.
-    constexpr std::size_t kHtmlAttempts = 100;
-    constexpr std::size_t kHtmlAttemptFilterRows = 50;
-    std::vector<kpsim::ExplainResult> attempts;
-    const kpsim::SimulationResult result =
-        common.output == "html"
-            ? kpsim::SimulateExplained(admission.state, *options, kHtmlAttempts, kHtmlAttemptFilterRows, attempts)
-            : kpsim::Simulate(admission.state, *options);
-    std::vector<kpsim::Warning> all = input_warnings;
-    all.insert(all.end(), result.warnings.begin(), result.warnings.end());
-    ReportWarnings(all);
-    kpsim::report::RunReport run{&read, &admission, &result, &*options, flag_warnings, &attempts};
-    std::cout << (common.output == "json"   ? kpsim::report::RenderSimulationJson(run)
-                  : common.output == "html" ? kpsim::report::RenderSimulationHtml(run)
-                                            : kpsim::report::RenderSimulationText(run));
-    return kExitOk;
-  }
-  if (explain_pod.empty() && explain_group.empty()) {
-    std::cerr << "kpsim: explain: one of --pod or --group is required\n\n" << explain->help();
-    return kExitUsage;
-  }
-  kpsim::ExplainQuery query;
-  query.pod = explain_pod;
-  query.group = explain_group;
-  if (attempt_opt->count() > 0) query.round = explain_attempt;
-  if (at_opt->count() > 0) {
-    auto at = kpsim::cli::ParseSimDuration("--at", explain_at);
-    if (!at.ok()) {
-      std::cerr << "kpsim: " << at.error().message << "\n";
-      return kExitUsage;
-    }
-    query.at = *at;
-  }
-  auto explained = kpsim::Explain(admission.state, *options, query);
-  if (!explained.ok()) {
-    ReportWarnings(input_warnings);
-    std::cerr << "kpsim: explain: " << explained.error().message << "\n";
-    return kExitUsage;
-  }
-  std::vector<kpsim::Warning> all = input_warnings;
-  all.insert(all.end(), explained->warnings.begin(), explained->warnings.end());
-  ReportWarnings(all);
-  std::cout << (common.output == "json"
-                    ? kpsim::report::RenderExplainJson(*explained, input_warnings)
-                : common.output == "html"
-                    ? kpsim::report::RenderExplainHtml(*explained, input_warnings)
-                    : kpsim::report::RenderExplainText(*explained, input_warnings));
-  return kExitOk;
+  if (simulate->parsed()) return Finish(kpsim::app::RunSimulate(std::move(read), common, engine_flags));
+  explain_flags.at_set = at_opt->count() > 0;
+  return Finish(kpsim::app::RunExplain(std::move(read), common, engine_flags, explain_flags));
 }

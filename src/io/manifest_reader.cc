@@ -1309,6 +1309,28 @@ ReadResult ReadManifestText(std::string_view text, const std::string& file) {
   return out;
 }
 
+ReadResult ReadManifestTexts(const std::vector<NamedText>& texts, const ReadOptions& options) {
+  internal::ReadLimits limits = internal::Limits();
+  if (options.max_input_bytes > 0) limits.max_input_bytes = options.max_input_bytes;
+  const internal::ScopedReadLimits scoped(limits);
+  ReadResult out;
+  for (const NamedText& t : texts) {
+    if (t.text.size() > limits.max_input_bytes) {
+      AddTooLarge(out, t.name);
+      continue;
+    }
+    try {
+      std::string padded;
+      padded.reserve(t.text.size() + internal::kJsonPadding);
+      padded = t.text;
+      ReadPadded(t.name, padded, out);
+    } catch (const std::exception& e) {
+      AddPathError(out, t.name, ErrorCode::kInternal, fmt::format("internal error: {}", e.what()));
+    }
+  }
+  return out;
+}
+
 ReadResult ReadManifests(const std::vector<std::string>& paths) {
   return ReadManifests(paths, ReadOptions{});
 }

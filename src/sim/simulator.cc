@@ -1486,6 +1486,10 @@ SimulationResult Simulator::Run() {
       result_.end_reason = "preemption-loop";
       break;
     }
+    if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
+      result_.end_reason = "cancelled";
+      break;
+    }
     queue_.Flush(now_);
     if (auto entity = queue_.Pop()) {
       Schedule(*entity);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <regex>
 #include <string>
@@ -248,6 +249,36 @@ TEST_F(SimulatorTest, UntilStopsTheRun) {
   EXPECT_EQ(hi->state, PodState::kPending);
   EXPECT_EQ(hi->nominated_node, "n1");
   for (const SimEvent& e : r.events) EXPECT_LE(e.time, At(seconds(10)));
+}
+
+TEST_F(SimulatorTest, ACancelledRunStopsBeforeItsNextAttemptAndSaysSo) {
+  OneVictim(/*grace=*/30);
+  const std::atomic<bool> cancel{true};
+  options.cancel = &cancel;
+  const SimulationResult cancelled = Run();
+  EXPECT_EQ(cancelled.end_reason, "cancelled");
+  EXPECT_EQ(cancelled.stats.scheduling_attempts, 0);
+  EXPECT_EQ(Outcome(cancelled, "default/hi")->state, PodState::kPending);
+  // A flag that stays down changes nothing.
+  const std::atomic<bool> idle{false};
+  options.cancel = &idle;
+  const SimulationResult with_flag = Run();
+  options.cancel = nullptr;
+  const SimulationResult without = Run();
+  EXPECT_EQ(with_flag.end_reason, "quiescent");
+  EXPECT_EQ(with_flag.events.size(), without.events.size());
+  EXPECT_EQ(with_flag.stats.scheduling_attempts, without.stats.scheduling_attempts);
+}
+
+TEST_F(SimulatorTest, ACancelledBookRunSaysSo) {
+  OneVictim(/*grace=*/30);
+  options.profile = Profile::kBook;
+  const std::atomic<bool> cancel{true};
+  options.cancel = &cancel;
+  const SimulationResult r = Run();
+  EXPECT_EQ(r.end_reason, "cancelled");
+  EXPECT_FALSE(r.attempt_cap_reached);
+  EXPECT_EQ(r.stats.scheduling_attempts, 0);
 }
 
 TEST_F(SimulatorTest, UntilAfterQuiescenceDoesNotExtendTheRun) {

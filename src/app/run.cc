@@ -1,19 +1,23 @@
-#include "cli/run.h"
+#include "app/run.h"
 
 #include <charconv>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "kpsim/api/duration.h"
 #include "kpsim/engine.h"
 #include "kpsim/feature_gates.h"
+#include "kpsim/explain.h"
 #include "kpsim/report.h"
 
-namespace kpsim::cli {
+namespace kpsim::app {
 namespace {
 
 Error UsageError(std::string message) {
@@ -175,25 +179,162 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
       return UsageError(fmt::format("{}: \"{}\" is not true or false", key, value));
     }
     engine.disable_caches = value == "true";
+    engine.disable_caches_set = true;
   } else {
     return UsageError(fmt::format("unknown setting {} (keys: {})", key, SettingKeys()));
   }
   return {};
 }
 
-Expected<std::string> SimulateJson(const io::ReadResult& input, const CommonFlags& common,
-                                   const EngineFlags& engine,
-                                   const std::vector<Warning>& extra_warnings) {
-  auto options = MakeOptions(common, engine);
-  if (!options.ok()) return options.error();
-  io::ReadResult read = input;
-  ApplySchedulerConfig(read, engine, *options);
-  const AdmissionResult admission =
-      AdmitInput(read.objects, read.workloads, options->gates, AdmissionMode::kExisting,
-                 options->seed, read.scenarios, read.pod_metrics);
-  const SimulationResult result = Simulate(admission.state, *options);
-  const report::RunReport run{&read, &admission, &result, &*options, extra_warnings, nullptr};
-  return report::RenderSimulationJson(run);
+std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const EngineFlags& engine,
+                                         const EngineOptions& options) {
+  std::vector<Warning> out;
+  const auto ignored = [&out](std::string_view flag, std::string_view why) {
+    Warning w;
+    w.code = "IgnoredFlag";
+    w.message = fmt::format("{} is ignored: {}", flag, why);
+    out.push_back(std::move(w));
+  };
+  if (options.profile == Profile::kBook) {
+    if (engine.candidate_sampling_set) {
+      ignored("--candidate-sampling", "the book profile dry-runs every node");
+    }
+    if (engine.disable_caches_set) ignored("--disable-caches", "the book profile has no caches");
+    if (!common.feature_gates.empty()) {
+      ignored("--feature-gates", "the book profile models no feature gates");
+    }
+  } else if (engine.max_attempts_set) {
+    ignored("--max-attempts", "only the book profile caps its rounds");
+  }
+  return out;
 }
 
-}  // namespace kpsim::cli
+namespace {
+
+// The reader's and admission's refusals as stderr lines; returns how many.
+int AddDiagnostics(const io::ReadResult& read, const AdmissionResult& admission,
+                   std::vector<std::string>& lines) {
+  int rejected = 0;
+  for (const Error& e : read.file_errors) {
+    lines.push_back("error: " + e.ToString());
+    ++rejected;
+  }
+  for (const io::DecodeError& e : read.errors) {
+    lines.push_back("error: " + e.message);
+    ++rejected;
+  }
+  for (const AdmissionOutcome& o : admission.outcomes) {
+    if (o.admitted) continue;
+    lines.push_back(fmt::format("rejected: {}: {} {}: {}", o.source.ToString(), ObjectKindName(o.kind),
+                                o.name, o.message));
+    ++rejected;
+  }
+  return rejected;
+}
+
+void AddWarnings(const std::vector<Warning>& warnings, std::vector<std::string>& lines) {
+  for (const Warning& w : warnings) lines.push_back("warning: " + report::WarningText(w));
+}
+
+// The steps simulate and explain share: options, the scheduler configuration, admission, and
+// the input's diagnostics. Null after a usage error in `out`.
+struct Prepared {
+  EngineOptions options;
+  AdmissionResult admission;
+  std::vector<Warning> flag_warnings;
+  std::vector<Warning> input_warnings;
+};
+std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
+                                const EngineFlags& engine, const std::atomic<bool>* cancel,
+                                RunOutput& out) {
+  auto options = MakeOptions(common, engine);
+  if (!options.ok()) {
+    out.error = options.error();
+    return std::nullopt;
+  }
+  Prepared p;
+  p.options = std::move(*options);
+  p.options.cancel = cancel;
+  ApplySchedulerConfig(read, engine, p.options);
+  p.admission = AdmitInput(read.objects, read.workloads, p.options.gates, AdmissionMode::kExisting,
+                           p.options.seed, read.scenarios, read.pod_metrics);
+  out.rejected = AddDiagnostics(read, p.admission, out.diagnostics);
+  p.flag_warnings = IgnoredFlagWarnings(common, engine, p.options);
+  p.input_warnings = report::CollectWarnings(&read, &p.admission, p.flag_warnings);
+  return p;
+}
+
+}  // namespace
+
+RunOutput RunSimulate(io::ReadResult read, const CommonFlags& common, const EngineFlags& engine,
+                      const std::atomic<bool>* cancel) {
+  RunOutput out;
+  std::optional<Prepared> p = Prepare(read, common, engine, cancel, out);
+  if (!p) return out;
+  // The HTML report embeds the explain of the first attempts that did not bind, for its markers.
+  constexpr std::size_t kHtmlAttempts = 100;
+  constexpr std::size_t kHtmlAttemptFilterRows = 50;
+  std::vector<ExplainResult> attempts;
+  const SimulationResult result =
+      common.output == "html"
+          ? SimulateExplained(p->admission.state, p->options, kHtmlAttempts, kHtmlAttemptFilterRows, attempts)
+          : Simulate(p->admission.state, p->options);
+  std::vector<Warning> all = p->input_warnings;
+  all.insert(all.end(), result.warnings.begin(), result.warnings.end());
+  AddWarnings(all, out.diagnostics);
+  out.cancelled = result.end_reason == "cancelled";
+  const report::RunReport run{&read, &p->admission, &result, &p->options, p->flag_warnings, &attempts};
+  out.output = common.output == "json"   ? report::RenderSimulationJson(run)
+               : common.output == "html" ? report::RenderSimulationHtml(run)
+                                         : report::RenderSimulationText(run);
+  return out;
+}
+
+RunOutput RunExplain(io::ReadResult read, const CommonFlags& common, const EngineFlags& engine,
+                     const ExplainFlags& explain, const std::atomic<bool>* cancel) {
+  RunOutput out;
+  if (explain.pod.empty() == explain.group.empty()) {
+    out.error = UsageError("explain: exactly one of --pod or --group is required");
+    return out;
+  }
+  ExplainQuery query;
+  query.pod = explain.pod;
+  query.group = explain.group;
+  if (explain.attempt < 0) {
+    out.error = UsageError("--attempt: must be positive");
+    return out;
+  }
+  if (explain.attempt > 0) query.round = explain.attempt;
+  if (explain.at_set) {
+    auto at = ParseSimDuration("--at", explain.at);
+    if (!at.ok()) {
+      out.error = at.error();
+      return out;
+    }
+    query.at = *at;
+  }
+  if (query.round && query.at) {
+    out.error = UsageError("--attempt and --at exclude each other");
+    return out;
+  }
+  std::optional<Prepared> p = Prepare(read, common, engine, cancel, out);
+  if (!p) return out;
+  auto explained = Explain(p->admission.state, p->options, query);
+  out.cancelled = cancel != nullptr && cancel->load();
+  if (!explained.ok()) {
+    AddWarnings(p->input_warnings, out.diagnostics);
+    Error e = explained.error();
+    e.message = "explain: " + e.message;
+    out.error = std::move(e);
+    return out;
+  }
+  std::vector<Warning> all = p->input_warnings;
+  all.insert(all.end(), explained->warnings.begin(), explained->warnings.end());
+  AddWarnings(all, out.diagnostics);
+  out.output = common.output == "json"   ? report::RenderExplainJson(*explained, p->input_warnings)
+               : common.output == "html" ? report::RenderExplainHtml(*explained, p->input_warnings)
+                                         : report::RenderExplainText(*explained, p->input_warnings);
+  return out;
+}
+
+}  // namespace kpsim::app

@@ -1,10 +1,14 @@
 #pragma once
 
 // A run's settings as the command line spells them, turned into engine and reader options, and
-// one simulate run from them. Shared by the subcommands, `simulate --compare` and `kpsim serve`,
-// so that a setting means the same wherever it is given. Errors come back as values (the caller
-// prints them or answers them over HTTP); nothing here writes to stdout or stderr.
+// one simulate or explain run from them, rendered. Shared by the subcommands, `simulate --compare`
+// and `kpsim serve`, so that a setting means the same wherever it is given and the server answers
+// exactly what the command prints. Errors come back as values (the caller prints them or answers
+// them over HTTP); nothing here writes to stdout or stderr.
 
+#include <atomic>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +20,7 @@
 #include "kpsim/results.h"
 #include "kpsim/sim_time.h"
 
-namespace kpsim::cli {
+namespace kpsim::app {
 
 struct CommonFlags {
   std::vector<std::string> files;
@@ -39,7 +43,17 @@ struct EngineFlags {
   bool max_attempts_set = false;
   std::string origin;
   bool disable_caches = false;
+  bool disable_caches_set = false;
   std::string arrival = "together";
+};
+
+// explain's own flags.
+struct ExplainFlags {
+  std::string pod;
+  std::string group;
+  std::int64_t attempt = 0;  // 0: not given
+  std::string at;
+  bool at_set = false;
 };
 
 // A Go duration (90s, 5m, 1h30m) as simulated time, floored to the clock's microsecond. The
@@ -64,11 +78,26 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
 // The keys ApplySetting knows, for messages.
 std::string_view SettingKeys();
 
-// One `simulate` run of `read` under the flags, rendered as `simulate -o json` prints it.
-// `extra_warnings` are the command line's own (IgnoredFlag, ...). InvalidArgument when the
-// flags do not parse.
-Expected<std::string> SimulateJson(const io::ReadResult& read, const CommonFlags& common,
-                                   const EngineFlags& engine,
-                                   const std::vector<Warning>& extra_warnings = {});
+// The settings given that the chosen profile does not read (IgnoredFlag warnings).
+std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const EngineFlags& engine,
+                                         const EngineOptions& options);
 
-}  // namespace kpsim::cli
+// What a command prints: `output` for stdout (in `common.output`'s format), `diagnostics` for
+// stderr (one line each: "error: ...", "rejected: ...", "warning: ..."), and `error` when the
+// command failed as a usage error (exit status 2; `output` is then empty).
+struct RunOutput {
+  std::string output;
+  std::vector<std::string> diagnostics;
+  std::optional<Error> error;
+  bool cancelled = false;  // EngineOptions::cancel stopped the run
+  int rejected = 0;        // objects the reader or admission refused
+};
+
+// `simulate`: `read` (the input as read) under the flags. `cancel`: see EngineOptions::cancel.
+RunOutput RunSimulate(io::ReadResult read, const CommonFlags& common, const EngineFlags& engine,
+                      const std::atomic<bool>* cancel = nullptr);
+// `explain`.
+RunOutput RunExplain(io::ReadResult read, const CommonFlags& common, const EngineFlags& engine,
+                     const ExplainFlags& explain, const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace kpsim::app
