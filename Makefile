@@ -2,6 +2,9 @@
 #   make demo   install what is missing, build Release, simulate a bundled example
 #   make test   install what is missing, build, run every test (Release + ASan/UBSan) via ctest
 #   make build  build only
+#   make e2e-deps  what the browser tests need: Debian's chromium, Node.js/npm if missing, and
+#               playwright-core from tests/e2e/package-lock.json (make test runs it; a failure
+#               here only makes the browser tests skip, saying why)
 #   make bench  build and run the Google Benchmarks
 #   make fuzz   install clang if missing, build the libFuzzer target (build/fuzz), fuzz for
 #               FUZZ_SECONDS (default 300); make fuzz-smoke: the same for FUZZ_SMOKE_SECONDS (CI)
@@ -20,7 +23,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 60
 FUZZ_FLAGS ?= -max_len=4096 -timeout=10 -rss_limit_mb=2048
 
-.PHONY: deps fuzz-deps build demo test test-release test-asan bench fuzz fuzz-smoke fuzz-build clean
+.PHONY: deps fuzz-deps e2e-deps build demo test test-release test-asan bench fuzz fuzz-smoke fuzz-build clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -29,6 +32,15 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# The browser tests' needs. Chromium from Debian (never a downloaded browser); Node.js and npm from
+# Debian only when no node is installed; playwright-core pinned by tests/e2e/package-lock.json.
+e2e-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="chromium" || echo "e2e-deps: chromium could not be installed; the browser tests will skip"
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory deps DEB_PACKAGES="nodejs npm" || echo "e2e-deps: npm could not be installed; the browser tests will skip"
+	@if [ ! -d tests/e2e/node_modules/playwright-core ]; then \
+	  (cd tests/e2e && npm ci --no-audit --no-fund) || echo "e2e-deps: npm ci failed; the browser tests will skip"; \
 	fi
 
 # The same install, for the fuzz build's packages.
@@ -50,7 +62,7 @@ build: deps $(RELEASE_DIR)/build.ninja
 demo: build
 	./$(RELEASE_DIR)/kpsim simulate $(DEMO)
 
-test-release: build
+test-release: build e2e-deps
 	cd $(RELEASE_DIR) && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps $(ASAN_DIR)/build.ninja

@@ -1,6 +1,7 @@
 // kpsim: the command line. Output goes to stdout, diagnostics to stderr.
 // Exit status: 0 completed run, 1 rejected input under `validate`, 2 usage errors.
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "app/run.h"
+#include "app/server.h"
 #include "cli/suggest.h"
 #include "kpsim/diff.h"
 #include "kpsim/admission.h"
@@ -246,6 +248,85 @@ int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, con
   return kExitOk;
 }
 
+// `kpsim serve`'s flags.
+struct ServeFlags {
+  std::string addr = "127.0.0.1:8080";
+  std::string max_body = "16Mi";
+  std::string run_timeout = "60s";
+  int threads = 8;
+  std::vector<std::string> files;
+};
+
+// The files and directories given to `serve`, as the texts its editor starts from: a directory's
+// manifest files (.yaml, .yml, .json) in bytewise path order, subdirectories included.
+std::optional<std::vector<kpsim::io::NamedText>> ServeFiles(const std::vector<std::string>& args,
+                                                            std::size_t max_bytes) {
+  std::vector<kpsim::io::NamedText> out;
+  for (const std::string& arg : args) {
+    std::vector<std::string> paths;
+    std::error_code ec;
+    if (std::filesystem::is_directory(arg, ec)) {
+      for (auto it = std::filesystem::recursive_directory_iterator(arg, ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        const std::string ext = it->path().extension().string();
+        if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
+          paths.push_back(it->path().string());
+        }
+      }
+      std::sort(paths.begin(), paths.end());
+    } else {
+      paths.push_back(arg);
+    }
+    for (const std::string& path : paths) {
+      std::optional<std::string> text = ReadWholeFile(path, max_bytes);
+      if (!text) return std::nullopt;
+      out.push_back(kpsim::io::NamedText{path, std::move(*text)});
+    }
+  }
+  return out;
+}
+
+int RunServe(const ServeFlags& flags) {
+  kpsim::app::ServeOptions options;
+  // HOST:PORT, [IPv6]:PORT or :PORT (loopback).
+  const std::size_t colon = flags.addr.rfind(':');
+  std::string host = colon == std::string::npos ? std::string() : flags.addr.substr(0, colon);
+  const std::string port = colon == std::string::npos ? std::string() : flags.addr.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  int port_number = -1;
+  const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), port_number);
+  if (port.empty() || ec != std::errc() || ptr != port.data() + port.size() || port_number < 0 ||
+      port_number > 65535) {
+    std::cerr << "kpsim: serve: --addr: \"" << flags.addr << "\" is not HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks a free one)\n";
+    return kExitUsage;
+  }
+  options.host = host.empty() ? "127.0.0.1" : host;
+  options.port = port_number;
+  auto body = kpsim::Quantity::Parse(flags.max_body);
+  if (!body.ok() || body->Value() <= 0) {
+    std::cerr << "kpsim: serve: --max-body: " << (body.ok() ? "must be positive" : body.error().message) << "\n";
+    return kExitUsage;
+  }
+  options.limits.max_body_bytes = static_cast<std::size_t>(body->Value());
+  auto timeout = kpsim::ParseGoDuration(flags.run_timeout);
+  if (!timeout.ok() || *timeout <= 0) {
+    std::cerr << "kpsim: serve: --run-timeout: " << (timeout.ok() ? "must be positive" : timeout.error().message) << "\n";
+    return kExitUsage;
+  }
+  options.limits.run_timeout = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::nanoseconds(*timeout));
+  if (options.limits.run_timeout.count() == 0) options.limits.run_timeout = std::chrono::milliseconds(1);
+  if (flags.threads <= 0) {
+    std::cerr << "kpsim: serve: --threads: must be positive\n";
+    return kExitUsage;
+  }
+  options.threads = static_cast<std::size_t>(flags.threads);
+  if (!PathsExist(flags.files)) return kExitUsage;
+  auto files = ServeFiles(flags.files, options.limits.max_body_bytes);
+  if (!files) return kExitUsage;
+  options.files = std::move(*files);
+  return kpsim::app::Serve(options);
+}
+
 // `kpsim evict`: reads and admits the input (as simulate does, for the pods' priorities) and
 // prints the kubelet's ranking of the node's pods.
 int RunEvict(const CommonFlags& common, const std::string& node, const std::string& signal_name,
@@ -363,6 +444,19 @@ int main(int argc, char** argv) {
                     "overrides its PodMetrics");
   AddCommon(evict, evict_common, /*html=*/false);
 
+  ServeFlags serve_flags;
+  CLI::App* serve = app.add_subcommand(
+      "serve", "A local web app: edit the input, run, compare runs, explain attempts (JSON API under /api)");
+  serve->add_option("--addr", serve_flags.addr, "HOST:PORT to listen on (loopback unless told otherwise)")
+      ->default_str("127.0.0.1:8080");
+  serve->add_option("--max-body", serve_flags.max_body, "Refuse request bodies larger than this (a quantity)")
+      ->default_str("16Mi");
+  serve->add_option("--run-timeout", serve_flags.run_timeout,
+                    "Cancel a run that takes longer than this wall time (Go duration)")
+      ->default_str("60s");
+  serve->add_option("--threads", serve_flags.threads, "Requests handled at once")->default_str("8");
+  serve->add_option("files", serve_flags.files, "Manifest files or directories to start the editor with");
+
   std::vector<std::string> diff_files;
   std::string diff_output = "text";
   CLI::App* diff_cmd = app.add_subcommand(
@@ -392,6 +486,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  if (serve->parsed()) return RunServe(serve_flags);
   if (diff_cmd->parsed()) {
     if (!PathsExist(diff_files)) return kExitUsage;
     return RunDiff(diff_files, diff_output, kpsim::io::ReadOptions{});

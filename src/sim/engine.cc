@@ -52,13 +52,19 @@ struct BookIgnored {
   std::string_view consequence;
 };
 
-constexpr std::array<BookIgnored, 2> kBookIgnored{{
+constexpr std::array<BookIgnored, 3> kBookIgnored{{
     {[](const Pod& p) { return !p.spec.scheduling_gates.empty(); }, "spec.schedulingGates",
      "the book profile has no scheduling gates (its model queues every pod), so it schedules {} "
      "as if ungated; --profile default keeps gated pods pending (SchedulingGated)"},
     {[](const Pod& p) { return !p.spec.host_ports.empty(); }, "host ports (hostPort, hostNetwork)",
      "the book profile has no NodePorts filter (its model fits resources only), so it places {} "
      "as if no port were asked for; --profile default refuses nodes whose ports conflict"},
+    {[](const Pod& p) {
+       return p.spec.node_name.empty() && p.spec.preemption_policy == PreemptionPolicy::kNever;
+     },
+     "preemptionPolicy Never",
+     "the book profile's model lets every pod preempt (it has no preemptionPolicy), so {} may "
+     "preempt; --profile default keeps a Never pod waiting instead"},
 }};
 
 std::vector<Warning> BookWarnings(const ClusterState& state) {

@@ -556,7 +556,7 @@ suggests() {
 }
 suggests "mistyped command" 'unknown command "simulat"; did you mean simulate?' simulat "$EX/cascade.yaml"
 suggests "mistyped command (swap)" 'unknown command "vaildate"; did you mean validate?' vaildate "$EX/cascade.yaml"
-suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict, diff)' frobnicate "$EX/cascade.yaml"
+suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict, serve, diff)' frobnicate "$EX/cascade.yaml"
 suggests "mistyped flag" 'unknown flag --unitl; did you mean --until?' simulate --unitl 5m "$EX/cascade.yaml"
 suggests "mistyped flag with =" 'unknown flag --unitl; did you mean --until?' simulate --unitl=5m "$EX/cascade.yaml"
 suggests "mistyped flag after a valued flag" 'unknown flag --sed; did you mean --seed?' simulate -o json --sed 3 "$EX/cascade.yaml"
@@ -719,6 +719,21 @@ expect_rc "simulate --compare with an unknown key" 2 simulate "$EX/cascade.yaml"
 if grep -q "unknown setting colour" "$WORK/err"; then ok "--compare names the unknown key"; else fail "--compare: no message for the unknown key"; fi
 expect_rc "simulate --compare with a bad value" 2 simulate "$EX/cascade.yaml" --compare seed=-1
 expect_rc "simulate --compare -o html" 2 simulate -o html "$EX/cascade.yaml" --compare seed=2
+
+# --- kpsim serve: flag errors are usage errors (the server itself: tests/e2e, tests/load) -------
+expect_rc "serve --addr without a port" 2 serve --addr localhost
+expect_rc "serve --addr with a bad port" 2 serve --addr 127.0.0.1:99999
+expect_rc "serve --run-timeout 0" 2 serve --run-timeout 0s
+expect_rc "serve --max-body nonsense" 2 serve --max-body lots
+expect_rc "serve of a missing file" 2 serve --addr 127.0.0.1:0 "$WORK/nope.yaml"
+# A port that is taken: a listener of our own holds it.
+BUSY_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+python3 -c 'import socket,sys,time; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 0); s.bind(("127.0.0.1",int(sys.argv[1]))); s.listen(); time.sleep(5)' "$BUSY_PORT" &
+BUSY_PID=$!
+sleep 0.5
+expect_rc "serve on a port in use" 2 serve --addr "127.0.0.1:$BUSY_PORT"
+if grep -q "cannot listen on 127.0.0.1:$BUSY_PORT" "$WORK/err"; then ok "serve names the address it cannot listen on"; else fail "serve: no message for the busy port"; fi
+kill "$BUSY_PID" 2>/dev/null; wait "$BUSY_PID" 2>/dev/null
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -195,3 +195,31 @@ TEST(ReaderStdinTest, DashReadsStandardInput) {
 
 }  // namespace
 }  // namespace kpsim::io
+
+namespace kpsim::io {
+namespace {
+
+TEST(ReadManifestTextsTest, SeveralTextsAreOneInputInOrderEachNamedInMessages) {
+  // Setup: kpsim serve's uploads: a typed list without item kinds in a file named pods.json, a
+  // YAML file with a broken document, and a text past the size cap.
+  ReadOptions options;
+  options.max_input_bytes = 400;
+  const std::vector<NamedText> texts = {
+      {"nodes.yaml", "kind: Node\nmetadata: {name: n1}\n"},
+      {"pods.json", R"({"items": [{"metadata": {"name": "p1", "namespace": "a"}}]})"},
+      {"bad.yaml", "kind: Pod\nmetadata: [x\n"},
+      {"huge.yaml", std::string(500, '#')},
+  };
+  const ReadResult r = ReadManifestTexts(texts, options);
+  ASSERT_EQ(r.objects.size(), 2U);
+  EXPECT_EQ(r.objects[0].DisplayName(), "n1");
+  EXPECT_EQ(r.objects[1].DisplayName(), "a/p1");
+  EXPECT_EQ(r.objects[1].source.file, "pods.json");
+  ASSERT_EQ(r.file_errors.size(), 2U);
+  EXPECT_EQ(r.file_errors[0].file, "bad.yaml");
+  EXPECT_EQ(r.file_errors[1].file, "huge.yaml");
+  EXPECT_NE(r.file_errors[1].message.find("larger than 400 bytes"), std::string::npos) << r.file_errors[1].message;
+}
+
+}  // namespace
+}  // namespace kpsim::io

@@ -1,0 +1,177 @@
+// End-to-end tests of `kpsim serve` in a real headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core; nothing downloads a browser). Run by tests/e2e/run.sh:
+//   KPSIM=build/release/kpsim node --test tests/e2e/serve.test.mjs
+// Screenshots of the main views are written to tests/e2e/artifacts/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const artifacts = join(here, 'artifacts');
+const kpsim = process.env.KPSIM;
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+assert.ok(kpsim, 'KPSIM must name the kpsim binary');
+
+let server;
+let base;
+let browser;
+let page;
+const consoleErrors = [];
+
+// Starts `kpsim serve` on a free loopback port; resolves with its address.
+function startServer(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(kpsim, ['serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+      const m = err.match(/listening on (http:\/\/[^\s]+)/);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`kpsim serve exited with ${code}: ${err}`)));
+  });
+}
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const started = await startServer([]);
+  server = started.child;
+  base = started.url;
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+  page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
+  page.on('pageerror', (err) => consoleErrors.push(String(err)));
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill('SIGTERM');
+});
+
+// Polls `check(status text)` until it holds. Polled from here rather than with
+// page.waitForFunction, which evaluates in the page and so would need the page's Content Security
+// Policy to allow eval (the page's own policy is part of what is tested).
+async function waitForStatus(check, what) {
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const text = await page.textContent('#status');
+    if (check(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; status: ${text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// Waits for the run started by the last action to finish ("ran in N ms").
+async function waitForRun(previousStatus) {
+  return waitForStatus((s) => /^ran in/.test(s) && s !== previousStatus, 'a new run');
+}
+
+async function status() {
+  return page.textContent('#status');
+}
+
+async function chooseExample(name) {
+  const before = await status();
+  const value = await page.$eval('#examples', (select, wanted) => {
+    const option = Array.from(select.options).find((o) => o.textContent === wanted);
+    return option ? option.value : null;
+  }, name);
+  assert.ok(value !== null, `example ${name} is offered`);
+  await page.selectOption('#examples', value);
+  await waitForRun(before);
+}
+
+test('the page opens with the cascade example run, and the report shows its preemptions', async () => {
+  await page.goto(base);
+  await waitForRun('');
+  const frame = page.frameLocator('#frame-cur');
+  await frame.locator('h1').first().waitFor();
+  const text = await frame.locator('body').innerText();
+  assert.match(text, /Preempted|preempt/i);
+  assert.match(await page.inputValue('#editor'), /kind: Pod/);
+  await page.screenshot({ path: join(artifacts, 'serve-cascade.png') });
+});
+
+test('the chapter\'s cascade: protecting log with a PDB swaps the victim to batch, and log still goes', async () => {
+  await chooseExample('book/cascade-no-pdb.yaml');
+  assert.equal(await page.inputValue('#opt-profile'), 'book');
+  const before = await status();
+  const pdb = page.locator('input[data-pdb-app="log"]');
+  assert.equal(await pdb.isChecked(), false);
+  await pdb.check();
+  await waitForRun(before);
+  // The editor now holds the budget the toggle wrote.
+  assert.match(await page.inputValue('#editor'), /kind: PodDisruptionBudget[\s\S]*app: log/);
+  await page.locator('#diff-victims').waitFor();
+  const victims = await page.textContent('#diff-victims');
+  assert.match(victims, /only now: default\/batch/, victims);
+  // log is a victim in both runs: the cascade pushes it out anyway.
+  assert.doesNotMatch(victims, /only before: default\/log/, victims);
+  const figures = await page.textContent('#diff-figures');
+  assert.match(figures, /victims\s*1\s*2/, figures);
+  await page.screenshot({ path: join(artifacts, 'serve-pdb-toggle.png') });
+  // Toggling it off restores the first run's victim.
+  const again = await status();
+  await pdb.uncheck();
+  await waitForRun(again);
+  assert.match(await page.textContent('#diff-victims'), /only before: default\/batch/);
+});
+
+test('editing the YAML re-runs: a Never preemption policy stops the preemption', async () => {
+  await chooseExample('cascade.yaml');
+  assert.equal(await page.inputValue('#opt-profile'), 'default');
+  const before = await status();
+  await page.selectOption('select[data-class-policy="high"]', 'Never');
+  await waitForRun(before);
+  assert.match(await page.inputValue('#editor'), /preemptionPolicy: Never/);
+  let figures = await page.textContent('#diff-figures');
+  assert.match(figures, /victims\s*2\s*0/, figures);
+  assert.match(figures, /pending at end\s*0\s*1/, figures);
+  // A hand edit typed into the editor: the policy back.
+  const typed = await status();
+  const text = await page.inputValue('#editor');
+  await page.fill('#editor', text.replace('preemptionPolicy: Never', 'preemptionPolicy: PreemptLowerPriority'));
+  await waitForRun(typed);
+  figures = await page.textContent('#diff-figures');
+  assert.match(figures, /victims\s*0\s*2/, figures);
+  // A pod's priority, changed by its class: api (high) down to low preempts no one.
+  const lowered = await status();
+  await page.selectOption('select[data-pod-class="api"]', 'low');
+  await waitForRun(lowered);
+  assert.match(await page.inputValue('#editor'), /priorityClassName: low[\s\S]*name: api|name: api[\s\S]*priorityClassName: low/);
+  figures = await page.textContent('#diff-figures');
+  assert.match(figures, /victims\s*2\s*0/, figures);
+});
+
+test('a marker in the timeline opens the explain of its attempt', async () => {
+  await chooseExample('cascade.yaml');
+  const frame = page.frameLocator('#frame-cur');
+  const marker = frame.locator('svg .decision-link').first();
+  await marker.waitFor();
+  await marker.click();
+  const opened = frame.locator('details[open][id^="attempt-"], details[open][id^="decision-"]');
+  await opened.first().waitFor({ timeout: 5000 });
+  assert.ok(await opened.count() >= 1);
+  await page.screenshot({ path: join(artifacts, 'serve-explain.png') });
+});
+
+test('a bad input says so without breaking the page', async () => {
+  const before = await status();
+  await page.fill('#editor', 'kind: Pod\nmetadata: [not, a, map\n');
+  await waitForStatus((s) => s !== before && /^ran in/.test(s), 'the run of the bad input');
+  const text = await page.frameLocator('#frame-cur').locator('body').innerText();
+  assert.match(text, /Rejected|error/i);
+});
+
+test('the console has no errors', () => {
+  assert.deepEqual(consoleErrors, []);
+});
