@@ -5,7 +5,9 @@
 (function () {
   'use strict';
 
-  var state = { files: [], current: 0, prev: null, cur: null, seq: 0, timer: null };
+  // seq numbers the runs asked for; only the newest one's answers are drawn, and asking for a new
+  // one aborts the request of the one before (the server then has one fewer run to do).
+  var state = { files: [], current: 0, prev: null, cur: null, seq: 0, timer: null, inflight: null };
   var $ = function (id) { return document.getElementById(id); };
   var editor = $('editor');
 
@@ -76,6 +78,10 @@
         state.files.push({ name: file.name, content: String(reader.result) });
         if (--left === 0) { state.current = state.files.length - 1; drawTabs(); changed(); }
       };
+      reader.onerror = function () {
+        setStatus('cannot read ' + file.name + ': ' + (reader.error ? reader.error.message : 'unknown error'), true);
+        if (--left === 0) { drawTabs(); changed(); }
+      };
       reader.readAsText(file);
     });
   });
@@ -102,9 +108,9 @@
     return o;
   }
 
-  function post(path, body) {
+  function post(path, body, signal) {
     return fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-                         body: JSON.stringify(body) })
+                         body: JSON.stringify(body), signal: signal })
       .then(function (res) {
         return res.text().then(function (text) {
           if (!res.ok) {
@@ -127,22 +133,26 @@
   function run() {
     if (!state.files.length) { setStatus('no input: choose an example, paste or upload a file'); return; }
     var seq = ++state.seq;
+    if (state.inflight) state.inflight.abort();
+    var controller = new AbortController();
+    state.inflight = controller;
     setStatus('running…');
     var started = performance.now();
-    post('/api/simulate', { files: state.files, options: options() })
+    var asked = label();  // the options of this run, as they were when it was asked for
+    post('/api/simulate', { files: state.files, options: options() }, controller.signal)
       .then(function (html) {
         if (seq !== state.seq) return;  // a newer run was asked for meanwhile
         var json = embeddedJson(html);
         state.prev = state.cur;
-        state.cur = { html: html, json: json, label: label() };
+        state.cur = { html: html, json: json, label: asked };
         var ms = Math.round(performance.now() - started);
-        return show().then(function () {
+        return show(seq).then(function () {
           if (seq !== state.seq) return;
           setStatus('ran in ' + ms + ' ms' + (json ? ' · ' + json.endReason + ' at ' + json.endTime + 's' : ''));
         });
       })
       .catch(function (err) {
-        if (seq !== state.seq) return;
+        if (seq !== state.seq || err.name === 'AbortError') return;
         setStatus(err.message, true);
       });
   }
@@ -153,8 +163,9 @@
            ', seed ' + (o.seed || 1) + (o.until ? ', until ' + o.until : '');
   }
 
-  // Frames the runs and draws what changed; resolves once the page shows both.
-  function show() {
+  // Frames the runs and draws what changed; resolves once the page shows both. `seq`: the run
+  // shown; a diff answer that comes after a newer run is dropped.
+  function show(seq) {
     $('frame-cur').srcdoc = state.cur.html;
     $('cur-title').textContent = 'this run (' + state.cur.label + ')';
     var two = !!state.prev;
@@ -164,8 +175,8 @@
       $('frame-prev').srcdoc = state.prev.html;
       $('prev-title').textContent = 'previous run (' + state.prev.label + ')';
       return post('/api/diff', { a: state.prev.json, b: state.cur.json, labels: ['previous', 'this run'] })
-        .then(function (text) { drawDiff(JSON.parse(text)); })
-        .catch(function (err) { $('diff').textContent = 'diff: ' + err.message; });
+        .then(function (text) { if (seq === state.seq) drawDiff(JSON.parse(text)); })
+        .catch(function (err) { if (seq === state.seq) $('diff').textContent = 'diff: ' + err.message; });
     }
     $('diff').textContent = '';
     return Promise.resolve();
@@ -297,7 +308,12 @@
   function setPdb(app, on, namespace, count) {
     var existing = allDocs().filter(function (e) { return e.info.kind === 'PodDisruptionBudget' && e.info.pdbApp === app; });
     if (on && !existing.length) {
-      var f = state.files[0];
+      // Into the first YAML file (a JSON file cannot take a YAML document), else a new one.
+      var f = state.files.filter(function (x) { return !/\.json$/i.test(x.name); })[0];
+      if (!f) {
+        f = { name: 'pdbs.yaml', content: '' };
+        state.files.push(f);
+      }
       f.content = f.content.replace(/\s*$/, '\n') + '---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n' +
         'metadata:\n  name: ' + app + '-pdb\n  namespace: ' + namespace + '\nspec:\n  minAvailable: ' + count +
         '\n  selector:\n    matchLabels:\n      app: ' + app + '\n';
@@ -318,12 +334,20 @@
     edited();
   }
 
+  // Sets (or, with an empty name, removes) the pod's spec.priorityClassName, indented as the
+  // spec's first field is.
   function setClass(entry, name) {
     var doc = entry.doc;
     if (/^[ \t]+priorityClassName:/m.test(doc)) {
-      doc = doc.replace(/^([ \t]+)priorityClassName:.*$/m, '$1priorityClassName: ' + name);
-    } else {
-      doc = doc.replace(/^spec:[ \t]*$/m, 'spec:\n  priorityClassName: ' + name);
+      doc = name ? doc.replace(/^([ \t]+)priorityClassName:.*$/m, '$1priorityClassName: ' + name)
+                 : doc.replace(/^[ \t]+priorityClassName:.*\n?/m, '');
+    } else if (name) {
+      var indent = (doc.match(/^spec:[ \t]*\n([ \t]+)\S/m) || [null, '  '])[1];
+      if (!/^spec:[ \t]*$/m.test(doc)) {
+        setStatus('Pod ' + entry.info.name + ': no block-style spec: line to add the class to; edit it by hand', true);
+        return;
+      }
+      doc = doc.replace(/^spec:[ \t]*$/m, 'spec:\n' + indent + 'priorityClassName: ' + name);
     }
     replaceDoc(entry, doc);
     edited();
@@ -381,7 +405,7 @@
           o.selected = p.info.className === c.info.name;
           select.appendChild(o);
         });
-        select.addEventListener('change', function () { if (select.value) setClass(p, select.value); });
+        select.addEventListener('change', function () { setClass(p, select.value); });
         row.appendChild(select);
         box.appendChild(row);
       });

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -27,13 +28,22 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Sets a flag once `limit` has passed, unless destroyed first (the run finished).
+// Sets a flag once `limit` has passed or `stopping` is set, unless destroyed first (the run
+// finished).
 class Watchdog {
  public:
-  explicit Watchdog(std::chrono::milliseconds limit)
-      : thread_([this, limit] {
+  Watchdog(std::chrono::milliseconds limit, const std::atomic<bool>* stopping)
+      : thread_([this, limit, stopping] {
+          constexpr std::chrono::milliseconds kPoll{100};  // how soon a server stop is noticed
+          const auto deadline = std::chrono::steady_clock::now() + limit;
           std::unique_lock<std::mutex> lock(mutex_);
-          if (!done_cv_.wait_for(lock, limit, [this] { return done_; })) fired_.store(true);
+          for (;;) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now >= deadline || (stopping != nullptr && stopping->load())) break;
+            const auto wake = std::min(deadline, now + kPoll);
+            if (done_cv_.wait_until(lock, wake, [this] { return done_; })) return;
+          }
+          fired_.store(true);
         }) {}
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -152,7 +162,8 @@ Expected<Request> DecodeRequest(std::string_view body, bool explain) {
       req.explain.group = *text;
     } else if (explain && key == "attempt") {
       std::int64_t n = 0;
-      if (!value.is_number_integer() || (n = value.get<std::int64_t>()) <= 0) {
+      const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+      if (value.is_boolean() || text->empty() || ec != std::errc() || ptr != text->data() + text->size() || n <= 0) {
         return MakeError(ErrorCode::kInvalidArgument, "options.attempt: must be a positive whole number");
       }
       req.explain.attempt = n;
@@ -191,9 +202,12 @@ ApiResponse Run(std::string_view body, bool explain, const ServeLimits& limits) 
   io::ReadResult read = io::ReadManifestTexts(req->files);
   RunOutput out;
   {
-    const Watchdog watchdog(limits.run_timeout);
+    const Watchdog watchdog(limits.run_timeout, limits.stopping);
     out = explain ? RunExplain(std::move(read), req->common, req->engine, req->explain, watchdog.flag())
                   : RunSimulate(std::move(read), req->common, req->engine, watchdog.flag());
+  }
+  if (out.cancelled && limits.stopping != nullptr && limits.stopping->load()) {
+    return ErrorResponse(503, "the server is stopping; the run was cancelled");
   }
   if (out.cancelled) {
     return ErrorResponse(503, fmt::format("the run took longer than the server's limit of {} s "
@@ -210,6 +224,20 @@ ApiResponse Run(std::string_view body, bool explain, const ServeLimits& limits) 
   return response;
 }
 
+// Whether `doc` nests deeper than `limit` (without recursion: serialising such a document would
+// recurse once per level and could exhaust a worker's stack).
+bool DeeperThan(const Json& doc, std::size_t limit) {
+  std::vector<std::pair<const Json*, std::size_t>> stack{{&doc, 0}};
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (depth > limit) return true;
+    if (!node->is_structured()) continue;
+    for (const Json& child : *node) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
 // A run given as a JSON object (or as its text).
 std::optional<std::string> RunText(const Json& doc, const char* key) {
   const auto it = doc.find(key);
@@ -221,6 +249,11 @@ ApiResponse Diff(std::string_view body) {
   const Json doc = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     return ErrorResponse(400, "the body must be an object: {\"a\": <simulate JSON>, \"b\": <simulate JSON>}");
+  }
+  // A simulate document nests 6 levels deep; far deeper is not one (and must not be re-serialised).
+  constexpr std::size_t kMaxDepth = 64;
+  if (DeeperThan(doc, kMaxDepth)) {
+    return ErrorResponse(400, fmt::format("the body nests deeper than {} levels; a simulate document does not", kMaxDepth));
   }
   const std::optional<std::string> a = RunText(doc, "a");
   const std::optional<std::string> b = RunText(doc, "b");

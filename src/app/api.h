@@ -7,6 +7,7 @@
 // with options named like the command's flags (see `ApplyRequestOptions`), and the answer is
 // exactly what `kpsim simulate` / `kpsim explain` print for the same files and flags.
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <span>
@@ -18,6 +19,8 @@ namespace kpsim::app {
 struct ServeLimits {
   std::size_t max_body_bytes = std::size_t{16} << 20;  // a request's body (413 beyond)
   std::chrono::milliseconds run_timeout{60000};         // one run's wall time (503 beyond)
+  // Set when the server stops: runs in flight are cancelled too (503).
+  const std::atomic<bool>* stopping = nullptr;
 };
 
 struct ApiResponse {

@@ -320,7 +320,8 @@ RunOutput RunExplain(io::ReadResult read, const CommonFlags& common, const Engin
   std::optional<Prepared> p = Prepare(read, common, engine, cancel, out);
   if (!p) return out;
   auto explained = Explain(p->admission.state, p->options, query);
-  out.cancelled = cancel != nullptr && cancel->load();
+  // A cancel that came after the attempt was reached leaves a complete explain.
+  out.cancelled = !explained.ok() && cancel != nullptr && cancel->load();
   if (!explained.ok()) {
     AddWarnings(p->input_warnings, out.diagnostics);
     Error e = explained.error();

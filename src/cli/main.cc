@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -148,7 +149,8 @@ int Finish(const kpsim::app::RunOutput& run) {
 }
 
 // Reads a whole file (at most `max_bytes`); nullopt after a message on stderr.
-std::optional<std::string> ReadWholeFile(const std::string& path, std::size_t max_bytes) {
+std::optional<std::string> ReadWholeFile(const std::string& path, std::size_t max_bytes,
+                                         std::string_view limit_flag = "--max-input-size") {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) {
@@ -156,7 +158,7 @@ std::optional<std::string> ReadWholeFile(const std::string& path, std::size_t ma
     return std::nullopt;
   }
   if (size > max_bytes) {
-    std::cerr << "kpsim: " << path << ": " << size << " bytes, more than --max-input-size\n";
+    std::cerr << "kpsim: " << path << ": " << size << " bytes, more than " << limit_flag << "\n";
     return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);
@@ -257,29 +259,69 @@ struct ServeFlags {
   std::vector<std::string> files;
 };
 
-// The files and directories given to `serve`, as the texts its editor starts from: a directory's
-// manifest files (.yaml, .yml, .json) in bytewise path order, subdirectories included.
+// Lists a directory's manifest files the way the reader walks it (io::ReadManifests): its own
+// .yaml/.yml/.json files in bytewise name order, then its subdirectories in bytewise name order,
+// hidden entries skipped, each directory once (symlinks). False after a message on stderr.
+bool ListManifests(const std::filesystem::path& dir, std::set<std::string>& visited,
+                   std::vector<std::string>& out) {
+  std::error_code ec;
+  const std::string canonical = std::filesystem::canonical(dir, ec).string();
+  if (ec) {
+    std::cerr << "kpsim: serve: " << dir.string() << ": " << ec.message() << "\n";
+    return false;
+  }
+  if (!visited.insert(canonical).second) return true;
+  std::vector<std::filesystem::path> files;
+  std::vector<std::filesystem::path> dirs;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) {
+      dirs.push_back(it->path());
+    } else if (const std::string ext = it->path().extension().string();
+               it->is_regular_file(type_ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
+      files.push_back(it->path());
+    }
+  }
+  if (ec) {
+    std::cerr << "kpsim: serve: " << dir.string() << ": " << ec.message() << "\n";
+    return false;
+  }
+  std::sort(files.begin(), files.end());
+  std::sort(dirs.begin(), dirs.end());
+  for (const auto& f : files) out.push_back(f.string());
+  for (const auto& d : dirs) {
+    if (!ListManifests(d, visited, out)) return false;
+  }
+  return true;
+}
+
+// The files and directories given to `serve`, as the texts its editor starts from, in the order
+// `kpsim simulate` reads the same arguments. Together they must fit one request (`max_bytes`):
+// the page sends them back with every run.
 std::optional<std::vector<kpsim::io::NamedText>> ServeFiles(const std::vector<std::string>& args,
                                                             std::size_t max_bytes) {
   std::vector<kpsim::io::NamedText> out;
+  std::set<std::string> visited;
+  std::size_t total = 0;
   for (const std::string& arg : args) {
     std::vector<std::string> paths;
     std::error_code ec;
     if (std::filesystem::is_directory(arg, ec)) {
-      for (auto it = std::filesystem::recursive_directory_iterator(arg, ec);
-           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-        const std::string ext = it->path().extension().string();
-        if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
-          paths.push_back(it->path().string());
-        }
-      }
-      std::sort(paths.begin(), paths.end());
+      if (!ListManifests(arg, visited, paths)) return std::nullopt;
     } else {
       paths.push_back(arg);
     }
     for (const std::string& path : paths) {
-      std::optional<std::string> text = ReadWholeFile(path, max_bytes);
+      std::optional<std::string> text = ReadWholeFile(path, max_bytes, "--max-body");
       if (!text) return std::nullopt;
+      total += text->size();
+      if (total > max_bytes) {
+        std::cerr << "kpsim: serve: the files given come to more than --max-body (" << max_bytes
+                  << " bytes), and the page sends them with every run; raise --max-body\n";
+        return std::nullopt;
+      }
       out.push_back(kpsim::io::NamedText{path, std::move(*text)});
     }
   }
@@ -401,7 +443,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> compare_settings;
   simulate->add_option("--compare", compare_settings,
                        "Run again with these settings (KEY=VALUE ..., e.g. 'profile=book' or "
-                       "'seed=2 until=5m'; repeatable) and print what differs from the run as given");
+                       "'seed=2 until=5m'; repeatable) and print what differs from the run as given")
+      ->allow_extra_args(false);
 
   CommonFlags val_common;
   CLI::App* validate =

@@ -21,7 +21,8 @@
 namespace kpsim::io::internal {
 
 ReadLimits& Limits() {
-  static ReadLimits limits;
+  // Per thread: kpsim serve reads requests on several workers at once, each with its own scope.
+  thread_local ReadLimits limits;
   return limits;
 }
 

@@ -23,7 +23,7 @@ namespace kpsim::io::internal {
 enum class NodeType : std::uint8_t { kNull, kScalar, kMap, kSeq };
 enum class ScalarType : std::uint8_t { kString, kInt, kFloat, kBool };
 
-// The reader's limits; tests may lower them (`ScopedReadLimits`).
+// The reader's limits, per thread; tests and ReadOptions may change them (`ScopedReadLimits`).
 struct ReadLimits {
   // Bytes read from one input (file or stdin) before it is refused; read in 1 MiB chunks, so
   // nothing is allocated past it.

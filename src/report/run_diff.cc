@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <deque>
 #include <map>
@@ -72,7 +73,11 @@ Expected<Run> ReadRun(std::string_view text, const std::string& label) {
   RunFigures& f = run.figures;
   f.label = label;
   f.profile = StringOr(doc, "profile");
-  f.seed = doc.contains("seed") && !doc["seed"].is_null() ? doc["seed"].dump() : std::string();
+  if (const auto seed = doc.find("seed"); seed != doc.end()) {
+    if (seed->is_number_unsigned()) f.seed = std::to_string(seed->get<std::uint64_t>());
+    else if (seed->is_number_integer()) f.seed = std::to_string(seed->get<std::int64_t>());
+    else if (seed->is_string()) f.seed = seed->get<std::string>();
+  }
   f.end_time = NumberOr(doc, "endTime");
   f.end_reason = StringOr(doc, "endReason");
 
@@ -131,10 +136,15 @@ Expected<Run> ReadRun(std::string_view text, const std::string& label) {
 }
 
 // A generated pod name without its random suffix ("web-7d4f9-stmmb" -> "web-7d4f9-"): the
-// five characters kube-controller-manager's names end in (utilrand.String(5)).
+// five characters of utilrand.String's alphabet kube-controller-manager's names end in; empty
+// when the name has no such suffix.
 std::string NameStem(const std::string& name) {
+  constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
   const std::size_t dash = name.rfind('-');
-  if (dash == std::string::npos || name.size() - dash - 1 != 5) return name;
+  if (dash == std::string::npos || name.size() - dash - 1 != 5) return {};
+  for (std::size_t i = dash + 1; i < name.size(); ++i) {
+    if (kAlphabet.find(name[i]) == std::string_view::npos) return {};
+  }
   return name.substr(0, dash + 1);
 }
 
@@ -157,8 +167,8 @@ std::vector<std::size_t> MatchPods(const Run& a, const Run& b) {
     if (a_to_b[i] != npos) continue;
     if (!a.pods[i].replacement_of.empty()) {
       by_replaced[a.pods[i].replacement_of].push_back(i);
-    } else {
-      by_stem[NameStem(a.pods[i].name)].push_back(i);
+    } else if (const std::string stem = NameStem(a.pods[i].name); !stem.empty()) {
+      by_stem[stem].push_back(i);
     }
   }
   // B in document order: a replacement comes after the pod it replaces, so that pod is matched
@@ -172,8 +182,8 @@ std::vector<std::size_t> MatchPods(const Run& a, const Run& b) {
       if (replaced == b.pod_index.end() || b_to_a[replaced->second] == npos) continue;
       const auto it = by_replaced.find(a.pods[b_to_a[replaced->second]].name);
       if (it != by_replaced.end()) queue = &it->second;
-    } else if (const auto it = by_stem.find(NameStem(pod.name)); it != by_stem.end()) {
-      queue = &it->second;
+    } else if (const std::string stem = NameStem(pod.name); !stem.empty()) {
+      if (const auto it = by_stem.find(stem); it != by_stem.end()) queue = &it->second;
     }
     if (queue == nullptr || queue->empty()) continue;
     a_to_b[queue->front()] = j;

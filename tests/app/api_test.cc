@@ -191,6 +191,11 @@ TEST(ApiTest, DiffComparesTwoRuns) {
   EXPECT_EQ(diff["a"]["label"], "default");
   EXPECT_EQ(diff["b"]["profile"], "book");
   EXPECT_EQ(HandleApi("diff", R"({"a": {}})", {}).status, 400);
+  // Nesting far past a simulate document's is refused before anything re-serialises it.
+  const std::string deep = R"({"a": )" + std::string(100000, '[') + std::string(100000, ']') + R"(, "b": 1})";
+  const ApiResponse nested = HandleApi("diff", deep, {});
+  EXPECT_EQ(nested.status, 400);
+  EXPECT_NE(nested.body.find("nests deeper"), std::string::npos);
   EXPECT_EQ(HandleApi("diff", R"({"a": {}, "b": {}})", {}).status, 400);
 }
 

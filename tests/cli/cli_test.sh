@@ -720,6 +720,23 @@ if grep -q "unknown setting colour" "$WORK/err"; then ok "--compare names the un
 expect_rc "simulate --compare with a bad value" 2 simulate "$EX/cascade.yaml" --compare seed=-1
 expect_rc "simulate --compare -o html" 2 simulate -o html "$EX/cascade.yaml" --compare seed=2
 
+# --compare takes one argument: the words after it are files again.
+expect_rc "simulate --compare then two files" 0 simulate -o json --compare seed=2 "$EX/cascade.yaml" "$EX/never-preempt.yaml"
+if json_check "$WORK/out" 'len(d["comparisons"]) == 1'; then ok "--compare takes one setting and leaves the files"; else fail "--compare took a file as a setting"; fi
+
+# serve DIR offers the files in the order simulate reads them, hidden entries left out.
+mkdir -p "$WORK/servedir/a" "$WORK/servedir/.hidden"
+cp "$EX/cascade.yaml" "$WORK/servedir/b.yaml"
+cp "$EX/never-preempt.yaml" "$WORK/servedir/a/pods.yaml"
+cp "$EX/cascade.yaml" "$WORK/servedir/.hidden/x.yaml"
+timeout 30 "$KPSIM" serve --addr 127.0.0.1:0 "$WORK/servedir" 2>"$WORK/serve-err" &
+SERVE_PID=$!
+for _ in $(seq 1 50); do grep -q "listening on" "$WORK/serve-err" && break; sleep 0.1; done
+SERVE_URL=$(grep -o 'http://[^ ]*' "$WORK/serve-err" | head -1)
+SERVE_FILES=$(python3 -c 'import json,sys,urllib.request; print(" ".join(f["name"].rsplit("servedir/",1)[1] for f in json.load(urllib.request.urlopen(sys.argv[1] + "api/files"))))' "$SERVE_URL" 2>/dev/null)
+kill "$SERVE_PID" 2>/dev/null; wait "$SERVE_PID" 2>/dev/null
+if [ "$SERVE_FILES" = "b.yaml a/pods.yaml" ]; then ok "serve DIR: files in simulate's order, hidden left out"; else fail "serve DIR offers \"$SERVE_FILES\""; fi
+
 # --- kpsim serve: flag errors are usage errors (the server itself: tests/e2e, tests/load) -------
 expect_rc "serve --addr without a port" 2 serve --addr localhost
 expect_rc "serve --addr with a bad port" 2 serve --addr 127.0.0.1:99999
@@ -728,10 +745,13 @@ expect_rc "serve --max-body nonsense" 2 serve --max-body lots
 expect_rc "serve of a missing file" 2 serve --addr 127.0.0.1:0 "$WORK/nope.yaml"
 # A port that is taken: a listener of our own holds it.
 BUSY_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-python3 -c 'import socket,sys,time; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 0); s.bind(("127.0.0.1",int(sys.argv[1]))); s.listen(); time.sleep(5)' "$BUSY_PORT" &
+python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1]))); s.listen(); print("ready", flush=True); time.sleep(30)' "$BUSY_PORT" > "$WORK/busy" &
 BUSY_PID=$!
-sleep 0.5
-expect_rc "serve on a port in use" 2 serve --addr "127.0.0.1:$BUSY_PORT"
+for _ in $(seq 1 100); do grep -q ready "$WORK/busy" 2>/dev/null && break; sleep 0.1; done
+# (bounded: should the port be free after all, the server would otherwise serve forever)
+timeout 10 "$KPSIM" serve --addr "127.0.0.1:$BUSY_PORT" >"$WORK/out" 2>"$WORK/err" </dev/null
+rc=$?
+if [ "$rc" -eq 2 ]; then ok "serve on a port in use (exit 2)"; else fail "serve on a port in use: exit $rc, want 2"; fi
 if grep -q "cannot listen on 127.0.0.1:$BUSY_PORT" "$WORK/err"; then ok "serve names the address it cannot listen on"; else fail "serve: no message for the busy port"; fi
 kill "$BUSY_PID" 2>/dev/null; wait "$BUSY_PID" 2>/dev/null
 

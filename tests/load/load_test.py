@@ -136,10 +136,22 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {name}: {status} {text.strip()[:100]}")
             if not ok:
                 failures.append(f"{name}: {status} (want {want} with a JSON error) {text[:200]!r}")
-        for name, line in [("a raw ../ request line", "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n"),
-                           ("garbage instead of HTTP", "\x00\x01hello\r\n\r\n")]:
+        small = json.dumps({"files": [{"name": "a.yaml", "content": content}]})
+        host = f"Host: 127.0.0.1:{port}\r\n"
+        for name, line, want in [
+                ("a raw ../ request line", "GET /../../etc/passwd HTTP/1.1\r\n" + host + "\r\n", 404),
+                ("garbage instead of HTTP", "\x00\x01hello\r\n\r\n", 400),
+                ("another site's Host (DNS rebinding)", "GET /api/files HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n", 403),
+                ("a POST without Content-Type JSON", f"POST /api/simulate HTTP/1.1\r\n{host}Content-Type: text/plain\r\n"
+                 f"Content-Length: {len(small)}\r\n\r\n{small}", 415),
+                ("a chunked POST (no Content-Length)", f"POST /api/simulate HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+                 "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", 415),
+                ("a compressed POST", f"POST /api/simulate HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+                 "Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\nabcd", 415),
+                ("a POST without Content-Length", f"POST /api/simulate HTTP/1.1\r\n{host}Content-Type: application/json\r\n\r\n", 411),
+        ]:
             status = raw_request(port, line)
-            ok = 400 <= status < 500
+            ok = status == want
             print(f"{'ok  ' if ok else 'FAIL'} {name}: {status}")
             if not ok:
                 failures.append(f"{name}: status {status}")
@@ -159,6 +171,16 @@ def main():
             code = None
         if code != 0:
             failures.append(f"kpsim serve did not stop cleanly on SIGTERM (exit {code})")
+    # A stop signal at once, during start-up, still stops it.
+    early = subprocess.Popen([args.kpsim, "serve", "--addr", "127.0.0.1:0"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    early.terminate()
+    try:
+        early.wait(timeout=10)
+        print("ok   a stop signal during start-up stops it")
+    except subprocess.TimeoutExpired:
+        early.kill()
+        failures.append("kpsim serve did not stop on a SIGTERM sent during start-up")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

@@ -145,19 +145,33 @@ TEST(DiffRunsTest, PendingPodsWaitUntilTheEnd) {
 }
 
 TEST(DiffRunsTest, WorkloadPodsWithRandomSuffixesMatchByStemInOrder) {
+  // Pods a Deployment expands into carry seeded suffixes of utilrand's alphabet (no vowels).
   SimulationResult a;
-  a.pods.push_back(PodAt("default/web-7d4f9-aaaaa", 1, PodState::kRunning, "n1"));
-  a.pods.push_back(PodAt("default/web-7d4f9-bbbbb", 1, PodState::kRunning, "n2"));
+  a.pods.push_back(PodAt("default/web-7d4f9-bbbbb", 1, PodState::kRunning, "n1"));
+  a.pods.push_back(PodAt("default/web-7d4f9-ccccc", 1, PodState::kRunning, "n2"));
   SimulationResult b;
-  b.pods.push_back(PodAt("default/web-7d4f9-ccccc", 1, PodState::kRunning, "n1"));
-  b.pods.push_back(PodAt("default/web-7d4f9-ddddd", 1, PodState::kPending, ""));
+  b.pods.push_back(PodAt("default/web-7d4f9-ddddd", 1, PodState::kRunning, "n1"));
+  b.pods.push_back(PodAt("default/web-7d4f9-fffff", 1, PodState::kPending, ""));
   auto diff = DiffRuns(Json(a), "a", Json(b), "b");
   ASSERT_TRUE(diff.ok());
   ASSERT_EQ(diff->placements.size(), 1U);
-  EXPECT_EQ(diff->placements[0].a.name, "default/web-7d4f9-bbbbb");
-  EXPECT_EQ(diff->placements[0].b.name, "default/web-7d4f9-ddddd");
-  EXPECT_NE(RenderDiffText(*diff).find("default/web-7d4f9-bbbbb (B: default/web-7d4f9-ddddd)"),
+  EXPECT_EQ(diff->placements[0].a.name, "default/web-7d4f9-ccccc");
+  EXPECT_EQ(diff->placements[0].b.name, "default/web-7d4f9-fffff");
+  EXPECT_NE(RenderDiffText(*diff).find("default/web-7d4f9-ccccc (B: default/web-7d4f9-fffff)"),
             std::string::npos);
+}
+
+TEST(DiffRunsTest, HandNamedPodsAreNotTakenForGeneratedOnes) {
+  // "front" and "admin" have vowels: not a generated suffix, so no pairing.
+  SimulationResult a;
+  a.pods.push_back(PodAt("default/web-front", 1, PodState::kRunning, "n1"));
+  SimulationResult b;
+  b.pods.push_back(PodAt("default/web-admin", 1, PodState::kRunning, "n1"));
+  auto diff = DiffRuns(Json(a), "a", Json(b), "b");
+  ASSERT_TRUE(diff.ok());
+  ASSERT_EQ(diff->placements.size(), 2U);
+  EXPECT_TRUE(diff->placements[0].b.name.empty());
+  EXPECT_TRUE(diff->placements[1].a.name.empty());
 }
 
 TEST(DiffRunsTest, BrokenPdbsComeFromTheDecisions) {
