@@ -23,6 +23,7 @@
     return;
   }
   crossHighlight();
+  pagedTables();
   window.addEventListener('hashchange', openFromHash);
   openFromHash();
   if (document.body.getAttribute('data-kind') !== 'simulate') return;
@@ -747,6 +748,118 @@
     if (id.indexOf('decision-') !== 0 && id.indexOf('attempt-') !== 0) return;
     var el = document.getElementById(id);
     if (el && el.tagName.toLowerCase() === 'details') el.open = true;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Long tables (render_html.cc, Table::kInlineRows): the page holds their first rows as HTML and
+  // every row as row HTML in a script.table-rows, read on first use. Shown a page at a time,
+  // searchable (a row's text contains the words) and sortable (click a column; numbers as numbers).
+
+  function pagedTables() {
+    var wraps = document.querySelectorAll('.table-wrap.paged');
+    for (var i = 0; i < wraps.length; i++) pager(wraps[i]);
+  }
+
+  function pager(wrap) {
+    var PAGE = 200;
+    var holder = wrap.querySelector('script.table-rows');
+    var table = wrap.querySelector('table');
+    if (!holder || !table || !table.tBodies.length) return;
+    var tbody = table.tBodies[0];
+    var total = Number(wrap.getAttribute('data-total')) || 0;
+    var rows = null, view = null, page = 0, words = [], sortCol = -1, sortDir = 1;
+
+    var bar = document.createElement('div');
+    bar.className = 'pager';
+    var search = document.createElement('input');
+    search.type = 'search';
+    search.placeholder = 'search ' + total + ' rows';
+    search.setAttribute('aria-label', 'search the rows of this table');
+    var prev = document.createElement('button');
+    prev.type = 'button';
+    prev.textContent = '\u2039 previous';
+    var next = document.createElement('button');
+    next.type = 'button';
+    next.textContent = 'next \u203a';
+    var info = document.createElement('span');
+    info.className = 'pager-info';
+    bar.appendChild(search);
+    bar.appendChild(prev);
+    bar.appendChild(next);
+    bar.appendChild(info);
+    wrap.insertBefore(bar, table);
+    info.textContent = 'rows 1\u2013' + Math.min(PAGE, total) + ' of ' + total;
+    prev.disabled = true;
+
+    function plain(html) {
+      return html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    }
+    function load() {
+      if (rows) return;
+      var list = JSON.parse(holder.textContent);
+      rows = list.map(function (html) { return {html: html, text: null, cells: null}; });
+    }
+    function textOf(r) {
+      if (r.text === null) r.text = plain(r.html).toLowerCase();
+      return r.text;
+    }
+    function cellOf(r, col) {
+      if (!r.cells) r.cells = r.html.split('</td>').slice(0, -1).map(plain);
+      return r.cells[col] || '';
+    }
+    function compare(a, b) {
+      var x = cellOf(rows[a], sortCol), y = cellOf(rows[b], sortCol);
+      var nx = parseFloat(x), ny = parseFloat(y);
+      var c = !isNaN(nx) && !isNaN(ny) && nx !== ny ? nx - ny : (x < y ? -1 : x > y ? 1 : 0);
+      return c !== 0 ? c * sortDir : a - b;
+    }
+    function refresh() {
+      load();
+      view = [];
+      for (var i = 0; i < rows.length; i++) {
+        var t = words.length ? textOf(rows[i]) : '';
+        var hit = true;
+        for (var w = 0; w < words.length && hit; w++) hit = t.indexOf(words[w]) >= 0;
+        if (hit) view.push(i);
+      }
+      if (sortCol >= 0) view.sort(compare);
+      var pages = Math.max(1, Math.ceil(view.length / PAGE));
+      page = Math.min(page, pages - 1);
+      var from = page * PAGE, to = Math.min(view.length, from + PAGE);
+      var html = '';
+      for (var k = from; k < to; k++) html += rows[view[k]].html;
+      tbody.innerHTML = html;
+      bindHighlight(tbody);
+      prev.disabled = page === 0;
+      next.disabled = page >= pages - 1;
+      info.textContent = view.length ? 'rows ' + (from + 1) + '\u2013' + to + ' of ' + view.length +
+          (view.length !== rows.length ? ' (of ' + rows.length + ')' : '') : 'no row matches';
+    }
+    var timer = null;
+    search.addEventListener('input', function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        words = search.value.toLowerCase().split(/\s+/).filter(function (w) { return w; });
+        page = 0;
+        refresh();
+      }, 150);
+    });
+    prev.addEventListener('click', function () { page = Math.max(0, page - 1); refresh(); });
+    next.addEventListener('click', function () { page += 1; refresh(); });
+    var heads = table.tHead ? table.tHead.rows[0].cells : [];
+    for (var h = 0; h < heads.length; h++) {
+      (function (col, th) {
+        th.classList.add('sortable');
+        th.title = 'sort by this column';
+        th.addEventListener('click', function () {
+          sortDir = sortCol === col ? -sortDir : 1;
+          sortCol = col;
+          page = 0;
+          refresh();
+        });
+      })(h, heads[h]);
+    }
   }
 
   function podSelector(name) {

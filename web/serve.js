@@ -241,7 +241,8 @@
     var head = el('tr');
     ['pod', 'previous', 'this run'].forEach(function (h) { head.appendChild(el('th', h)); });
     t.appendChild(head);
-    rows.forEach(function (c) {
+    var SHOWN = 100;  // the rest is counted: kpsim diff lists them all
+    rows.slice(0, SHOWN).forEach(function (c) {
       var tr = el('tr', undefined, 'changed');
       tr.appendChild(el('td', (c.a || c.b).pod + (c.a && c.b && c.a.pod !== c.b.pod ? ' / ' + c.b.pod : '')));
       tr.appendChild(el('td', show(c.a)));
@@ -249,6 +250,7 @@
       t.appendChild(tr);
     });
     box.appendChild(t);
+    if (rows.length > SHOWN) box.appendChild(el('p', 'and ' + (rows.length - SHOWN) + ' more', 'note'));
   }
 
   // --- toggles: small edits of the YAML text ------------------------------------------------

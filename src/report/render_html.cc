@@ -82,6 +82,26 @@ std::string EscapeScriptJson(std::string_view json) {
   return out;
 }
 
+// Makes a JSON array of strings of HTML safe inside <script type="application/json"> at less cost
+// than EscapeScriptJson (row HTML is mostly tags): only `</` (which could close the element) and
+// `<!--` (which could make the parser skip past it) are written differently, as `<\/` and
+// `\u003c!--`, the same characters inside a JSON string.
+std::string EscapeScriptJsonLight(std::string_view json) {
+  std::string out;
+  out.reserve(json.size() + json.size() / 16);
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
+      out += "<\\/";
+      ++i;
+    } else if (json.compare(i, 4, "<!--") == 0) {
+      out += "\\u003c";
+    } else {
+      out += json[i];
+    }
+  }
+  return out;
+}
+
 // Replaces each `@KPSIM_NAME@` in `tmpl` by `values.at("NAME")` in one left-to-right pass:
 // substituted text is never scanned again, so data cannot inject a placeholder. Unknown
 // placeholders are kept verbatim.
@@ -226,17 +246,30 @@ class Table {
     rows_.push_back({std::move(row_attrs), std::move(cells)});
   }
   bool Empty() const { return rows_.empty(); }
+  // Up to kInlineRows rows are plain HTML. A longer table shows its first kInlineRows rows and
+  // carries every row as a JSON array of row HTML in a script element after it, which the page's
+  // script pages, searches and sorts (web/app.js, pagedTables): text in a script is not laid out,
+  // so a 5000-node run's 100k rows no longer make the page take tens of seconds to open.
+  static constexpr std::size_t kInlineRows = 200;
+
   std::string Render() const {
+    const bool paged = rows_.size() > kInlineRows;
     std::string out =
-        fmt::format("<div class=\"table-wrap\"><table class=\"{}\">\n<thead><tr>", css_);
+        paged ? fmt::format("<div class=\"table-wrap paged\" data-total=\"{}\"><table class=\"{}\">\n<thead><tr>",
+                            rows_.size(), css_)
+              : fmt::format("<div class=\"table-wrap\"><table class=\"{}\">\n<thead><tr>", css_);
     for (const std::string& h : headers_) out += "<th>" + Esc(h) + "</th>";
     out += "</tr></thead>\n<tbody>\n";
-    for (const auto& [attrs, cells] : rows_) {
-      out += attrs.empty() ? "<tr>" : "<tr " + attrs + ">";
-      for (const std::string& cell : cells) out += "<td>" + cell + "</td>";
-      out += "</tr>\n";
+    const std::size_t shown = paged ? kInlineRows : rows_.size();
+    for (std::size_t i = 0; i < shown; ++i) out += RowHtml(rows_[i]) + "\n";
+    out += "</tbody></table>";
+    if (paged) {
+      Json all = Json::array();
+      for (const auto& row : rows_) all.push_back(RowHtml(row));
+      out += "\n<script type=\"application/json\" class=\"table-rows\">" +
+             EscapeScriptJsonLight(all.dump(-1, ' ', false, Json::error_handler_t::replace)) + "</script>";
     }
-    out += "</tbody></table></div>\n";
+    out += "</div>\n";
     return out;
   }
 
@@ -244,6 +277,13 @@ class Table {
   std::string css_;
   std::vector<std::string> headers_;
   std::vector<std::pair<std::string, std::vector<std::string>>> rows_;
+
+  static std::string RowHtml(const std::pair<std::string, std::vector<std::string>>& row) {
+    const auto& [attrs, cells] = row;
+    std::string out = attrs.empty() ? "<tr>" : "<tr " + attrs + ">";
+    for (const std::string& cell : cells) out += "<td>" + cell + "</td>";
+    return out + "</tr>";
+  }
 };
 
 std::string Section(std::string_view id, std::string_view title, std::string_view content,

@@ -172,6 +172,37 @@ test('a bad input says so without breaking the page', async () => {
   assert.match(text, /Rejected|error/i);
 });
 
+test('a long table is paged, searchable and sortable', async () => {
+  // 260 pods on one node: the pods table (more than 200 rows) comes paged.
+  let yaml = 'apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\nstatus:\n  allocatable: {cpu: "300", memory: 300Gi, pods: "300"}\n';
+  for (let i = 0; i < 260; i++) {
+    yaml += `---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-${String(i).padStart(3, '0')}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: "1"}}}]\n`;
+  }
+  const before = await status();
+  await page.fill('#editor', yaml);
+  await waitForRun(before);
+  const frame = page.frameLocator('#frame-cur');
+  const pods = frame.locator('#pods .table-wrap.paged');
+  await pods.waitFor();
+  assert.match(await pods.locator('.pager-info').textContent(), /rows 1–200 of 260/);
+  assert.equal(await pods.locator('tbody tr').count(), 200);
+  await pods.locator('.pager button', { hasText: 'next' }).click();
+  assert.match(await pods.locator('.pager-info').textContent(), /rows 201–260 of 260/);
+  assert.equal(await pods.locator('tbody tr').count(), 60);
+  await pods.locator('.pager input').fill('p-123');
+  await frame.locator('#pods .pager-info', { hasText: 'rows 1–1 of 1' }).first().waitFor();
+  assert.match(await pods.locator('.pager-info').textContent(), /rows 1–1 of 1 \(of 260\)/);
+  assert.match(await pods.locator('tbody').textContent(), /p-123/);
+  // Sorting by the first column, twice: descending.
+  await pods.locator('.pager input').fill('');
+  await frame.locator('#pods .pager-info', { hasText: 'rows 1–200 of 260' }).first().waitFor();
+  const head = pods.locator('thead th').first();
+  await head.click();
+  await head.click();
+  assert.match(await pods.locator('tbody tr').first().textContent(), /p-259/);
+  await page.screenshot({ path: join(artifacts, 'serve-paged-table.png') });
+});
+
 test('the console has no errors', () => {
   assert.deepEqual(consoleErrors, []);
 });

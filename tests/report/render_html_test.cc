@@ -223,6 +223,37 @@ TEST(RenderSimulationHtmlTest, TablesShowPodsFailuresAndPreemptionsWithoutScript
   EXPECT_EQ(html.find("<section id=\"ignored\">"), std::string::npos);
 }
 
+TEST(RenderSimulationHtmlTest, LongTablesShowTheirFirstRowsAndCarryEveryRowForThePager) {
+  // Setup: 450 pods, one with a name that tries to close the script element the rows ride in.
+  SimulationResult sim;
+  for (int i = 0; i < 450; ++i) {
+    sim.pods.push_back(PodAt(i == 300 ? "default/</script><!--x" : "default/p" + std::to_string(i), 1,
+                             PodState::kPending, ""));
+  }
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  // Expect: the pods table is paged: its first 200 rows as HTML, all 450 in its rows script.
+  EXPECT_NE(html.find("<div class=\"table-wrap paged\" data-total=\"450\">"), std::string::npos);
+  EXPECT_NE(html.find("id=\"pod-199\""), std::string::npos);
+  const std::size_t open = html.find("<script type=\"application/json\" class=\"table-rows\">");
+  ASSERT_NE(open, std::string::npos);
+  const std::size_t start = open + std::string_view("<script type=\"application/json\" class=\"table-rows\">").size();
+  const std::size_t end = html.find("</script>", start);
+  ASSERT_NE(end, std::string::npos);
+  const std::string rows_text = html.substr(start, end - start);
+  EXPECT_EQ(rows_text.find("</"), std::string::npos);
+  EXPECT_EQ(rows_text.find("<!--"), std::string::npos);
+  const ordered_json rows = ordered_json::parse(rows_text);
+  ASSERT_EQ(rows.size(), 450u);
+  EXPECT_EQ(rows[0].get<std::string>().rfind("<tr id=\"pod-0\">", 0), 0u);
+  EXPECT_NE(rows[449].get<std::string>().find("id=\"pod-449\""), std::string::npos);
+  EXPECT_NE(rows[300].get<std::string>().find("default/&lt;/script&gt;&lt;!--x"), std::string::npos);
+  // Only the first 200 are laid out as rows: pod-200 and later exist only inside the script.
+  EXPECT_EQ(html.substr(0, open).find("id=\"pod-200\""), std::string::npos);
+  // A short table is unchanged: no pager.
+  const SimulationResult small = Cascade();
+  EXPECT_EQ(RenderSimulationHtml(Report(&small)).find("class=\"table-rows\""), std::string::npos);
+}
+
 TEST(RenderSimulationHtmlTest, ListsRejectedIgnoredObjectsAndPodGroups) {
   SimulationResult sim = Cascade();
   GroupOutcome group;
