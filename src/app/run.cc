@@ -209,9 +209,6 @@ std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const Engine
   return out;
 }
 
-namespace {
-
-// The reader's and admission's refusals as stderr lines; returns how many.
 int AddDiagnostics(const io::ReadResult& read, const AdmissionResult& admission,
                    std::vector<std::string>& lines) {
   int rejected = 0;
@@ -235,6 +232,8 @@ int AddDiagnostics(const io::ReadResult& read, const AdmissionResult& admission,
 void AddWarnings(const std::vector<Warning>& warnings, std::vector<std::string>& lines) {
   for (const Warning& w : warnings) lines.push_back("warning: " + report::WarningText(w));
 }
+
+namespace {
 
 // The steps simulate and explain share: options, the scheduler configuration, admission, and
 // the input's diagnostics. Null after a usage error in `out`.

@@ -82,6 +82,13 @@ std::string_view SettingKeys();
 std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const EngineFlags& engine,
                                          const EngineOptions& options);
 
+// The reader's and admission's refusals as stderr lines ("error: ...", "rejected: ..."), appended
+// to `lines`; returns how many.
+int AddDiagnostics(const io::ReadResult& read, const AdmissionResult& admission,
+                   std::vector<std::string>& lines);
+// Each warning as a stderr line ("warning: <WarningText>"), appended to `lines`.
+void AddWarnings(const std::vector<Warning>& warnings, std::vector<std::string>& lines);
+
 // What a command prints: `output` for stdout (in `common.output`'s format), `diagnostics` for
 // stderr (one line each: "error: ...", "rejected: ...", "warning: ..."), and `error` when the
 // command failed as a usage error (exit status 2; `output` is then empty).

@@ -100,28 +100,16 @@ bool PathsExist(const std::vector<std::string>& files) {
 
 // Prints `warnings` on stderr, one `warning:` line each.
 void ReportWarnings(const std::vector<kpsim::Warning>& warnings) {
-  for (const kpsim::Warning& w : warnings) {
-    std::cerr << "warning: " << kpsim::report::WarningText(w) << "\n";
-  }
+  std::vector<std::string> lines;
+  kpsim::app::AddWarnings(warnings, lines);
+  for (const std::string& line : lines) std::cerr << line << "\n";
 }
 
-// Reports input problems on stderr, one line each.
+// Reports input problems on stderr, one line each; returns how many.
 int ReportDiagnostics(const kpsim::io::ReadResult& read, const kpsim::AdmissionResult& admission) {
-  int rejected = 0;
-  for (const kpsim::Error& e : read.file_errors) {
-    std::cerr << "error: " << e.ToString() << "\n";
-    ++rejected;
-  }
-  for (const kpsim::io::DecodeError& e : read.errors) {
-    std::cerr << "error: " << e.message << "\n";
-    ++rejected;
-  }
-  for (const kpsim::AdmissionOutcome& o : admission.outcomes) {
-    if (o.admitted) continue;
-    std::cerr << "rejected: " << o.source.ToString() << ": " << kpsim::ObjectKindName(o.kind) << " "
-              << o.name << ": " << o.message << "\n";
-    ++rejected;
-  }
+  std::vector<std::string> lines;
+  const int rejected = kpsim::app::AddDiagnostics(read, admission, lines);
+  for (const std::string& line : lines) std::cerr << line << "\n";
   return rejected;
 }
 

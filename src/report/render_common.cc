@@ -1,6 +1,8 @@
 #include "report/render_common.h"
 
 #include <cmath>
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -146,6 +148,46 @@ std::string Dump(const Json& json) {
   // `error_handler_t::replace`: invalid UTF-8 from a manifest must not throw.
   return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
+
+const Json& Get(const Json& object, const char* key) {
+  static const Json kNull;
+  if (!object.is_object()) return kNull;
+  const auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+const Json& Items(const Json& object, const char* key) {
+  static const Json kEmpty = Json::array();
+  const Json& value = Get(object, key);
+  return value.is_array() ? value : kEmpty;
+}
+
+std::string Text(const Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
+  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
+  if (value.is_array()) {
+    std::string out;
+    for (const Json& item : value) out += (out.empty() ? "" : ", ") + Text(item);
+    return out;
+  }
+  return "";
+}
+
+std::string Text(const Json& object, const char* key) { return Text(Get(object, key)); }
+
+bool Flag(const Json& object, const char* key) {
+  const Json& value = Get(object, key);
+  return value.is_boolean() && value.get<bool>();
+}
+
+std::int64_t Count(const Json& object, const char* key) {
+  const Json& value = Get(object, key);
+  return value.is_number() ? value.get<std::int64_t>() : 0;
+}
+
 
 }  // namespace kpsim::report::render
 

@@ -68,6 +68,17 @@ Json WarningsJson(std::span<const Warning> warnings);
 // "\nWarnings (N):\n  <WarningText>\n..." or nothing when there are none.
 std::string WarningsText(std::span<const Warning> warnings);
 
+// Reading a rendered JSON document without exceptions (the HTML report, `kpsim diff`): a missing
+// key or a value of another type reads as null, an empty array, "" or 0.
+const Json& Get(const Json& object, const char* key);
+const Json& Items(const Json& object, const char* key);  // an array, or an empty one
+// A scalar as display text: strings verbatim, numbers in shortest form, null as "" (arrays as
+// their items' text, comma-separated: one call per nesting level).
+std::string Text(const Json& value);
+std::string Text(const Json& object, const char* key);
+bool Flag(const Json& object, const char* key);          // true only for a boolean true
+std::int64_t Count(const Json& object, const char* key);  // a number, else 0
+
 // `json.dump(2)` plus a trailing newline.
 std::string Dump(const Json& json);
 

@@ -20,12 +20,18 @@
 
 #include "kpsim/explain.h"
 #include "kpsim/report.h"
+#include "report/render_common.h"
 #include "report/web_assets.h"
 
 namespace kpsim::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using render::Count;
+using render::Flag;
+using render::Get;
+using render::Items;
+using render::Text;
 
 // ---------------------------------------------------------------------------------------------
 // Escaping and the template.
@@ -136,49 +142,6 @@ std::string Page(std::string_view kind, std::string_view title, std::string_view
                                          {"BODY", std::string(body)},
                                          {"DATA", EscapeScriptJson(json)},
                                          {"SCRIPT", std::string(web::AppJs())}});
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading the JSON without exceptions: a missing key or a value of another type reads as null.
-
-const Json& Get(const Json& object, const char* key) {
-  static const Json kNull;
-  if (!object.is_object()) return kNull;
-  const auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
-const Json& Items(const Json& object, const char* key) {
-  static const Json kEmpty = Json::array();
-  const Json& value = Get(object, key);
-  return value.is_array() ? value : kEmpty;
-}
-
-// A scalar as display text: strings verbatim, numbers in shortest form, null as "".
-std::string Text(const Json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
-  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
-  if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
-  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
-  if (value.is_array()) {
-    std::string out;
-    for (const Json& item : value) out += (out.empty() ? "" : ", ") + Text(item);
-    return out;
-  }
-  return "";
-}
-
-std::string Text(const Json& object, const char* key) { return Text(Get(object, key)); }
-
-bool Flag(const Json& object, const char* key) {
-  const Json& value = Get(object, key);
-  return value.is_boolean() && value.get<bool>();
-}
-
-std::int64_t Count(const Json& object, const char* key) {
-  const Json& value = Get(object, key);
-  return value.is_number() ? value.get<std::int64_t>() : 0;
 }
 
 // Simulated seconds as "30s", "1.5s"; "" when absent.

@@ -45,25 +45,30 @@ struct Run {
   std::vector<VictimOnlyIn> victims;                // first Preempted event per pod, in time order
 };
 
+using render::Flag;
+using render::Get;
+using render::Items;
+
+// A string field, else "" (not render::Text, which would spell a number and walk an array).
 std::string StringOr(const Json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const Json& value = Get(j, key);
+  return value.is_string() ? value.get<std::string>() : std::string();
 }
 
-double NumberOr(const Json& j, const char* key, double fallback = 0) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+double NumberOr(const Json& j, const char* key) {
+  const Json& value = Get(j, key);
+  return value.is_number() ? value.get<double>() : 0;
 }
 
 // Reads the parts of a simulate document a diff compares. The document must be an object with
 // `profile`, `events` and `pods`; anything else is not a run.
 Expected<Run> ReadRun(std::string_view text, const std::string& label) {
-  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     return MakeError(ErrorCode::kInvalidArgument, fmt::format("{}: not JSON", label));
   }
-  if (!doc.is_object() || !doc.contains("profile") || !doc["events"].is_array() ||
-      !doc["pods"].is_array()) {
+  if (!doc.is_object() || !doc.contains("profile") || !Get(doc, "events").is_array() ||
+      !Get(doc, "pods").is_array()) {
     return MakeError(ErrorCode::kInvalidArgument,
                      fmt::format("{}: not a kpsim simulate document (`kpsim simulate -o json` "
                                  "prints one: an object with profile, events and pods)",
@@ -82,7 +87,7 @@ Expected<Run> ReadRun(std::string_view text, const std::string& label) {
   f.end_reason = StringOr(doc, "endReason");
 
   std::unordered_map<std::string, double> first_event;  // pod -> when it started waiting
-  for (const Json& e : doc["events"]) {
+  for (const Json& e : Items(doc, "events")) {
     if (!e.is_object()) continue;
     const std::string pod = StringOr(e, "pod");
     const double time = NumberOr(e, "time");
@@ -95,12 +100,11 @@ Expected<Run> ReadRun(std::string_view text, const std::string& label) {
     if (reason == "Evicted") ++f.evictions;
     if (reason != "Preempted") continue;
     ++f.victims;
-    const bool violation = e.contains("pdbViolation") && e["pdbViolation"].is_boolean() &&
-                           e["pdbViolation"].get<bool>();
+    const bool violation = Flag(e, "pdbViolation");
     f.pdb_violations += violation ? 1 : 0;
     run.victims.push_back(VictimOnlyIn{pod, StringOr(e, "node"), StringOr(e, "by"), time, violation});
   }
-  for (const Json& p : doc["pods"]) {
+  for (const Json& p : Items(doc, "pods")) {
     if (!p.is_object()) continue;
     PodRecord rec;
     rec.name = StringOr(p, "pod");
@@ -121,14 +125,11 @@ Expected<Run> ReadRun(std::string_view text, const std::string& label) {
     run.pods.push_back(std::move(rec));
   }
   std::set<std::string> broken;
-  if (doc.contains("decisions") && doc["decisions"].is_array()) {
-    for (const Json& d : doc["decisions"]) {
-      if (!d.is_object()) continue;
-      ++f.decisions;
-      if (!d.contains("pdbs") || !d["pdbs"].is_array()) continue;
-      for (const Json& pdb : d["pdbs"]) {
-        if (pdb.is_object() && NumberOr(pdb, "allowedAfter") < 0) broken.insert(StringOr(pdb, "name"));
-      }
+  for (const Json& d : Items(doc, "decisions")) {
+    if (!d.is_object()) continue;
+    ++f.decisions;
+    for (const Json& pdb : Items(d, "pdbs")) {
+      if (pdb.is_object() && NumberOr(pdb, "allowedAfter") < 0) broken.insert(StringOr(pdb, "name"));
     }
   }
   f.pdbs_broken.assign(broken.begin(), broken.end());
