@@ -20,6 +20,32 @@ struct FilterOutcome {
   bool fits = false;
   std::string code;  // "Success", "Unschedulable", "UnschedulableAndUnresolvable"
   std::vector<std::string> reasons;
+  // The filter plugin that rejected the pod (empty when it fits): the plugins before it in
+  // ExplainResult::filter_plugins passed, the ones after it did not run (RunFilterPlugins stops
+  // at the first rejection).
+  std::string plugin;
+};
+
+// One score plugin's score of a node: `score` is after NormalizeScore, in [0, 100]; the node's
+// total is the sum of score * weight.
+struct PluginScore {
+  std::string plugin;
+  std::int64_t score = 0;
+  std::int64_t weight = 0;
+};
+
+// A feasible node as the cycle scored it (prioritizeNodes), in the order the filter found it.
+struct NodeScore {
+  std::string node;
+  std::vector<PluginScore> plugins;
+  std::int64_t total = 0;
+};
+
+// A pod as a capacity strip draws it.
+struct PodSlice {
+  std::string pod;
+  std::int32_t priority = 0;
+  ResourceList requests;
 };
 
 // One step of "remove all lower, then reprieve".
@@ -30,6 +56,7 @@ struct ReprieveStep {
   bool reprieved = false;   // true: put back (spared); false: stays a victim
   std::string why;          // e.g. "fits with it back", "Insufficient cpu"
   ResourceList free_after;  // node's free resources after this step
+  ResourceList requests;    // what it requests on the node (a unit's pods there, summed)
 };
 
 struct CandidateOutcome {
@@ -40,6 +67,12 @@ struct CandidateOutcome {
   ResourceList free_after_removal;  // free resources with every lower-priority pod removed
   std::vector<ReprieveStep> steps;
   std::int32_t highest_victim_priority = 0;
+  // For capacity strips: the node's allocatable and the pods on it preemption leaves alone
+  // (priority at least the preemptor's), and for contrast the naive order the chapter warns
+  // about: remove the least important pod first until the preemptor fits.
+  ResourceList allocatable;
+  std::vector<PodSlice> staying;
+  std::vector<std::string> naive_victims;
 };
 
 struct ChosenCandidate {
@@ -83,7 +116,13 @@ struct ExplainResult {
   std::int32_t priority = 0;
   bool eligible = false;
   std::string eligibility_message;
+  ResourceList requests;  // the pod's requests as the filters see them
+  std::vector<std::string> filter_plugins;  // the filter chain, in the order it runs
   std::vector<FilterOutcome> filter;
+  // When the pod fits on more than one node: every feasible node's scores (empty otherwise,
+  // where kube-scheduler does not score: one feasible node, or the nominated node).
+  std::vector<std::string> score_plugins;
+  std::vector<NodeScore> scores;
   std::size_t filter_omitted = 0;  // verdicts left out of `filter` (the HTML report's copies)
   std::vector<CandidateOutcome> candidates;  // in evaluation order
   std::optional<ChosenCandidate> chosen;

@@ -30,6 +30,32 @@ using internal::Candidate;
 using internal::PutBackStep;
 using internal::VictimSelection;
 
+namespace {
+
+// Explain's capacity strip of `node_idx` for preemptor `pod`: allocatable, the pods at or above
+// its priority (never victims), and the naive order for contrast: the lowest-priority pod first
+// (the end of the put-back order) until the preemptor fits.
+void AddCapacity(const BookState& state, int node_idx, int pod, CandidateOutcome& cand) {
+  const internal::NodeRec& node = state.node(node_idx);
+  const std::int32_t priority = state.pod(pod).priority;
+  cand.allocatable = state.ToResourceList(node.allocatable);
+  internal::Amounts free = node.free;
+  for (int q : node.pods_by_priority) {
+    const auto& rec = state.pod(q);
+    if (rec.priority >= priority) cand.staying.push_back(PodSlice{rec.key, rec.priority, state.ToResourceList(rec.request)});
+  }
+  for (auto it = node.pods_by_priority.rbegin(); it != node.pods_by_priority.rend(); ++it) {
+    const auto& rec = state.pod(*it);
+    if (rec.priority >= priority) break;
+    for (std::size_t dim = 0; dim < free.size(); ++dim) free[dim] += rec.request[dim];
+    cand.naive_victims.push_back(rec.key);
+    if (BookState::Fits(state.pod(pod).request, free)) return;
+  }
+  cand.naive_victims.clear();
+}
+
+}  // namespace
+
 Expected<ExplainResult> Explain(const ClusterState& cluster, const EngineOptions& /*options*/,
                                 std::string_view pod_ref) {
   const BookState state(cluster);
@@ -43,6 +69,7 @@ Expected<ExplainResult> Explain(const ClusterState& cluster, const EngineOptions
   out.pod = p.key;
   out.priority = p.priority;
   out.eligible = true;  // the chapter lets every pod preempt (no preemptionPolicy)
+  out.requests = state.ToResourceList(p.request);
   if (state.IsPrebound(pod)) {
     out.message = p.display + " is bound to " + state.SpecNodeName(pod) +
                   " from the start; the book model never schedules it";
@@ -96,9 +123,11 @@ Expected<ExplainResult> Explain(const ClusterState& cluster, const EngineOptions
       row.why = step.reprieved ? "fits with it back"
                                : step.insufficient.value_or("does not fit") + " with it back";
       row.free_after = state.ToResourceList(step.free_after);
+      row.requests = state.ToResourceList(state.pod(step.pod).request);
       if (step.reprieved) cand.reprieved.push_back(row.pod);
       cand.steps.push_back(std::move(row));
     }
+    AddCapacity(state, node_idx, pod, cand);
     Candidate key;
     key.node = node_idx;
     key.name_rank = state.node(node_idx).name_rank;

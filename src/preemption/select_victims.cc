@@ -175,6 +175,66 @@ VictimSelector::NodeUnits& VictimSelector::SortedUnits(NodeId node_id) {
   return cached;
 }
 
+VictimSelector::DryState VictimSelector::StartDry(const PodInfo& pod, const NodeInfo& node,
+                                                 const AffinityState* affinity) const {
+  // Host ports are copied only for a preemptor that asks for some (NodePorts reads nothing else).
+  DryState dry;
+  dry.requested = node.requested;
+  if (affinity != nullptr) dry.state = *affinity;
+  if (!pod.pod.spec.host_ports.empty()) dry.ports = node.used_ports;
+  return dry;
+}
+
+void VictimSelector::Shift(const VictimUnit& unit, NodeId node_id, int delta, DryState& dry) const {
+  for (PodId id : unit.pods) {
+    const PodInfo& victim = model_.pod(id);
+    if (victim.node == node_id) {
+      if (delta < 0) dry.requested -= victim.request;
+      else dry.requested += victim.request;
+      if (dry.ports) {
+        if (delta < 0) dry.ports->RemovePod(victim.pod.spec);
+        else dry.ports->AddPod(victim.pod.spec);
+      }
+    }
+    if (dry.state) dry.state->AddPod(model_, victim, model_.node(victim.node), delta);
+  }
+}
+
+ResourceList VictimSelector::RequestsOnNode(const VictimUnit& unit, NodeId node_id) const {
+  ResourceList sum;
+  for (PodId id : unit.pods) {
+    const PodInfo& p = model_.pod(id);
+    if (p.node == node_id) sum += p.request;
+  }
+  return sum;
+}
+
+void VictimSelector::TraceCapacity(const PodInfo& pod, NodeId node_id, std::span<const VictimUnit> units,
+                                   const AffinityState* affinity, const PodInfo* exclude,
+                                   CandidateOutcome& trace) {
+  const NodeInfo& node = model_.node(node_id);
+  trace.allocatable = node.allocatable;
+  // The pods the dry run leaves alone: every pod of the node outside the units.
+  std::vector<PodId> in_units;
+  for (const VictimUnit& unit : units) in_units.insert(in_units.end(), unit.pods.begin(), unit.pods.end());
+  std::sort(in_units.begin(), in_units.end());
+  for (PodId id : node.pods) {
+    if (std::binary_search(in_units.begin(), in_units.end(), id)) continue;
+    const PodInfo& p = model_.pod(id);
+    trace.staying.push_back(PodSlice{p.key, p.victim_priority, p.request});
+  }
+  // The naive order, for contrast: the least important unit first, until the preemptor fits.
+  DryState dry = StartDry(pod, node, affinity);
+  for (auto it = units.rbegin(); it != units.rend(); ++it) {
+    Shift(*it, node_id, -1, dry);
+    trace.naive_victims.push_back(UnitName(*it));
+    const Status fits = filters_.FilterWithNominated(pod, node_id, dry.requested, dry.state ? &*dry.state : nullptr,
+                                                     exclude, dry.ports ? &*dry.ports : nullptr);
+    if (fits.IsSuccess()) return;
+  }
+  trace.naive_victims.clear();  // it never fits: no candidate either way
+}
+
 DryRunResult VictimSelector::SelectVictimsOnNode(const PodInfo& pod, NodeId node_id,
                                             const AffinityState* affinity,
                                             CandidateOutcome* trace, const PodInfo* exclude) {
@@ -227,26 +287,12 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
     return result;
   }
   // 2) Remove them all: this node's resources; affinity counts wherever the pods are.
-  // Host ports are copied only for a preemptor that asks for some (NodePorts reads nothing else).
-  ResourceList requested = node.requested;
-  std::optional<AffinityState> state;
-  if (affinity != nullptr) state = *affinity;
-  std::optional<UsedPorts> ports;
-  if (!pod.pod.spec.host_ports.empty()) ports = node.used_ports;
-  auto shift = [&](const VictimUnit& unit, int delta) {
-    for (PodId id : unit.pods) {
-      const PodInfo& victim = model_.pod(id);
-      if (victim.node == node_id) {
-        if (delta < 0) requested -= victim.request;
-        else requested += victim.request;
-        if (ports) {
-          if (delta < 0) ports->RemovePod(victim.pod.spec);
-          else ports->AddPod(victim.pod.spec);
-        }
-      }
-      if (state) state->AddPod(model_, victim, model_.node(victim.node), delta);
-    }
-  };
+  DryState dry = StartDry(pod, node, affinity);
+  if (trace != nullptr) TraceCapacity(pod, node_id, units, affinity, exclude, *trace);
+  auto shift = [&](const VictimUnit& unit, int delta) { Shift(unit, node_id, delta, dry); };
+  ResourceList& requested = dry.requested;
+  std::optional<AffinityState>& state = dry.state;
+  std::optional<UsedPorts>& ports = dry.ports;
   for (const VictimUnit& unit : units) shift(unit, -1);
   // 3) The pod must fit with all of them gone.
   Status fits = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude,
@@ -289,6 +335,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
       step.why = "with it back: " + ReasonsText(s);
     }
     step.free_after = FreeResources(node, requested);
+    step.requests = RequestsOnNode(unit, node_id);
     trace->steps.push_back(std::move(step));
   };
   for (const VictimUnit& unit : units) {

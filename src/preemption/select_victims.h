@@ -8,6 +8,7 @@
 // inter-pod affinity state.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -63,6 +64,22 @@ class VictimSelector {
  private:
   DryRunResult SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId node, const AffinityState* affinity,
                                        CandidateOutcome* trace, const PodInfo* exclude);
+
+  // A dry run's copy of what the filters read of a node: its requests, the inter-pod affinity
+  // state (wherever the pods are) and, for a preemptor asking for host ports, the node's ports.
+  struct DryState {
+    ResourceList requested;
+    std::optional<AffinityState> state;
+    std::optional<UsedPorts> ports;
+  };
+  DryState StartDry(const PodInfo& pod, const NodeInfo& node, const AffinityState* affinity) const;
+  // Removes (`delta` -1) or puts back (+1) a unit's pods.
+  void Shift(const VictimUnit& unit, NodeId node, int delta, DryState& dry) const;
+  ResourceList RequestsOnNode(const VictimUnit& unit, NodeId node) const;
+  // For explain's capacity strips: the node's allocatable, the pods outside `units`, and the
+  // naive order's victims (least important unit first until the preemptor fits).
+  void TraceCapacity(const PodInfo& pod, NodeId node, std::span<const VictimUnit> units,
+                     const AffinityState* affinity, const PodInfo* exclude, CandidateOutcome& trace);
 
   // Per node, while no bound pod is part of an `all` unit: every bound pod as its own victim unit,
   // most important first (MoreImportantVictim), as of a node generation (and of the time, when

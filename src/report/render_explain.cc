@@ -34,6 +34,7 @@ Json StepJson(const ReprieveStep& s) {
   out["result"] = s.reprieved ? "reprieved" : "victim";
   out["why"] = s.why;
   out["freeAfter"] = render::ResourcesJson(s.free_after);
+  out["requests"] = render::ResourcesJson(s.requests);
   return out;
 }
 
@@ -48,6 +49,13 @@ Json CandidateJson(const CandidateOutcome& c) {
   Json steps = Json::array();
   for (const ReprieveStep& s : c.steps) steps.push_back(StepJson(s));
   out["steps"] = std::move(steps);
+  out["allocatable"] = render::ResourcesJson(c.allocatable);
+  Json staying = Json::array();
+  for (const PodSlice& p : c.staying) {
+    staying.push_back(Json{{"pod", p.pod}, {"priority", p.priority}, {"requests", render::ResourcesJson(p.requests)}});
+  }
+  out["staying"] = std::move(staying);
+  out["naiveVictims"] = c.naive_victims;
   return out;
 }
 
@@ -96,6 +104,8 @@ std::string RenderExplainJson(const ExplainResult& explain,
   out["priority"] = explain.priority;
   out["eligible"] = explain.eligible;
   out["eligibilityMessage"] = explain.eligibility_message;
+  out["requests"] = render::ResourcesJson(explain.requests);
+  out["filterPlugins"] = explain.filter_plugins;
   Json filter = Json::array();
   for (const FilterOutcome& f : explain.filter) {
     Json entry = Json::object();
@@ -103,9 +113,20 @@ std::string RenderExplainJson(const ExplainResult& explain,
     entry["fits"] = f.fits;
     entry["code"] = f.code;
     entry["reasons"] = f.reasons;
+    entry["plugin"] = f.plugin;
     filter.push_back(std::move(entry));
   }
   out["filter"] = std::move(filter);
+  out["scorePlugins"] = explain.score_plugins;
+  Json scores = Json::array();
+  for (const NodeScore& n : explain.scores) {
+    Json plugins = Json::array();
+    for (const PluginScore& p : n.plugins) {
+      plugins.push_back(Json{{"plugin", p.plugin}, {"score", p.score}, {"weight", p.weight}});
+    }
+    scores.push_back(Json{{"node", n.node}, {"plugins", std::move(plugins)}, {"total", n.total}});
+  }
+  out["scores"] = std::move(scores);
   Json candidates = Json::array();
   for (const CandidateOutcome& c : explain.candidates) candidates.push_back(CandidateJson(c));
   out["candidates"] = std::move(candidates);
@@ -168,15 +189,32 @@ std::string RenderExplainText(const ExplainResult& explain,
   if (explain.filter.empty()) {
     out += "  (no nodes)\n";
   } else {
+    const bool plugins = !explain.filter_plugins.empty();
     std::vector<std::vector<std::string>> rows = {{"NODE", "RESULT", "REASONS"}};
+    if (plugins) rows[0].insert(rows[0].begin() + 2, "PLUGIN");
     for (const FilterOutcome& f : explain.filter) {
       rows.push_back({f.node, f.fits ? "fits" : (f.code.empty() ? "rejected" : f.code),
                       f.reasons.empty() ? "-" : Join(f.reasons, "; ")});
+      if (plugins) rows.back().insert(rows.back().begin() + 2, f.plugin.empty() ? "-" : f.plugin);
     }
     out += Table(rows, "  ");
   }
   if (explain.fits_node.has_value()) {
     out += fmt::format("\nFits on {} without preemption.\n", *explain.fits_node);
+  }
+  if (!explain.scores.empty()) {
+    // prioritizeNodes: each plugin's normalized score times its weight, summed.
+    out += "\nScore (normalized score x weight per plugin):\n";
+    std::vector<std::vector<std::string>> rows = {{"NODE"}};
+    for (const std::string& p : explain.score_plugins) rows[0].push_back(p);
+    rows[0].push_back("TOTAL");
+    for (const NodeScore& n : explain.scores) {
+      std::vector<std::string> row = {n.node};
+      for (const PluginScore& p : n.plugins) row.push_back(fmt::format("{}x{}", p.score, p.weight));
+      row.push_back(std::to_string(n.total));
+      rows.push_back(std::move(row));
+    }
+    out += Table(rows, "  ");
   }
   // 2) Eligibility to preempt.
   out += "\nPreemption: ";
@@ -211,6 +249,10 @@ std::string RenderExplainText(const ExplainResult& explain,
       out += Table(rows, "  ");
     }
     if (!c.reprieved.empty()) out += fmt::format("  reprieved: {}\n", Join(c.reprieved, ", "));
+    if (!c.naive_victims.empty() && c.naive_victims.size() > c.victims.size()) {
+      out += fmt::format("  removing the lowest priority first until it fits would stop {} pod(s) instead of {}: {}\n",
+                         c.naive_victims.size(), c.victims.size(), Join(c.naive_victims, ", "));
+    }
   }
   // Pod groups: the group cycle and workload-aware preemption.
   if (explain.group.has_value()) {

@@ -17,6 +17,7 @@ void FillStatus(const ReasonTable& reasons, const Status& s, FilterOutcome& out)
   out.fits = s.IsSuccess();
   out.code = std::string(CodeName(s.code()));
   for (int i = 0; i < s.reason_count(); ++i) out.reasons.push_back(reasons.Text(s.reason(i)));
+  if (!out.fits) out.plugin = std::string(PluginName(s.plugin()));
 }
 
 // The lower-priority pods on `node` that match all of `pod`'s required pod affinity terms: the
@@ -60,6 +61,27 @@ std::vector<std::string> CrossNodeBlockers(ClusterModel& model, const PodInfo& p
 
 }  // namespace
 
+// prioritizeNodes as the cycle ran it, per plugin: PreScore over the nodes SelectHost ranked (the
+// same state, so the same plugin state), then each plugin's normalized score per node.
+void Framework::ScoreTable(const PodInfo& pod, ExplainResult& out) {
+  for (const WeightedScorePlugin& score : scores_) {
+    out.score_plugins.emplace_back(score.plugin->name());
+    score.plugin->PreScore(pod, scored_nodes_);
+  }
+  out.scores.reserve(scored_nodes_.size());
+  for (NodeId id : scored_nodes_) {
+    const NodeInfo& node = model_.node(id);
+    NodeScore row;
+    row.node = node.name;
+    for (const WeightedScorePlugin& score : scores_) {
+      PluginScore cell{std::string(score.plugin->name()), score.plugin->Score(pod, id, node), score.weight};
+      row.total += cell.score * cell.weight;
+      row.plugins.push_back(std::move(cell));
+    }
+    out.scores.push_back(std::move(row));
+  }
+}
+
 void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, ExplainResult& out) {
   const PodInfo& pod = model_.pod(pod_id);
   out.profile = Profile::kDefault;
@@ -68,6 +90,8 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   out.eligible = pod.preemption_policy != PreemptionPolicy::kNever;
   if (!out.eligible) out.eligibility_message = "not eligible due to preemptionPolicy=Never.";
   out.message = d.message;
+  out.requests = pod.request;
+  for (const auto& plugin : filters_.plugins()) out.filter_plugins.emplace_back(PluginName(plugin->id()));
   const std::vector<NodeId>& order = model_.node_order();
   if (order.empty()) return;
   AffinityState affinity_state;
@@ -93,6 +117,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
                                     node)
                       : fmt::format("the pod fits without preemption; kube-scheduler would bind it to {}",
                                     node);
+    if (scored_pod_ == &pod) ScoreTable(pod, out);
     return;
   }
   // PostFilter ran (DefaultPreemption): eligibility, then a dry run on every potential node.
@@ -164,6 +189,8 @@ void Framework::DiagnoseResize(const PodInfo& probe, NodeId node, const Status& 
   out.pod = probe.key;
   out.priority = probe.priority;
   out.eligible = true;
+  out.requests = probe.request;
+  for (const auto& plugin : filters_.plugins()) out.filter_plugins.emplace_back(PluginName(plugin->id()));
   const std::string& name = model_.node(node).name;
   for (NodeId id : model_.node_order()) {
     FilterOutcome outcome;

@@ -116,6 +116,10 @@ class Framework {
   // The seeded generator shared by scoring ties, candidate sampling and replacement names.
   std::mt19937_64& rng() { return rng_; }
 
+  // Whether Decide keeps the feasible nodes it scored, for Diagnose's score table (only when
+  // someone may ask for a diagnosis: the copy costs on every scored cycle).
+  void KeepScoredNodes(bool keep) { keep_scored_ = keep; }
+
  private:
   // The filter runner's (FilterRunner::FilterWithNominated, CachedFilter).
   Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
@@ -131,6 +135,8 @@ class Framework {
   // The weighted sum of the score plugins (after their PreScore over the feasible nodes).
   std::int64_t Score(const PodInfo& pod, NodeId node);
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
+  // Diagnose's score table of the nodes the last cycle scored (KeepScoredNodes).
+  void ScoreTable(const PodInfo& pod, ExplainResult& out);
 
   // PostFilter: DefaultPreemption (the Evaluator's outcome as kube-scheduler's message).
   Decision Preempt(const PodInfo& pod, const NodeStatuses& statuses,
@@ -196,6 +202,12 @@ class Framework {
 
   // PostFilter on the per-node path (owns the per-node dry-run cache).
   Evaluator evaluator_;
+
+  // The last cycle's scored nodes (KeepScoredNodes): the feasible nodes SelectHost ranked for
+  // `scored_pod_`, which Decide resets.
+  bool keep_scored_ = false;
+  const PodInfo* scored_pod_ = nullptr;
+  std::vector<NodeId> scored_nodes_;
 
   // The class indexes, valid while the model lives.
   std::vector<std::unique_ptr<ClassIndex>> indexes_;  // by equivalence class, null if none

@@ -55,6 +55,10 @@ std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id) {
 
 NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible) {
   if (feasible.size() == 1) return feasible.front();
+  if (keep_scored_) {
+    scored_pod_ = &pod;
+    scored_nodes_ = feasible;
+  }
   for (const WeightedScorePlugin& score : scores_) score.plugin->PreScore(pod, feasible);
   // selectHost: reservoir sampling among the top scores.
   NodeId selected = feasible.front();
@@ -143,6 +147,7 @@ Decision Framework::Preempt(const PodInfo& pod, const NodeStatuses& statuses,
 Decision Framework::Decide(PodId pod_id, const std::string* no_preemption) {
   const PodInfo& pod = model_.pod(pod_id);
   Decision d;
+  scored_pod_ = nullptr;
   if (model_.node_order().empty()) {
     d.message = "no nodes available to schedule pods";
     return d;

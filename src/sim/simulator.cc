@@ -46,7 +46,9 @@ class Simulator {
         observer_(observer),
         model_(state, options),
         framework_(model_, options),
-        queue_(model_, MakeQueueOptions(options)) {}
+        queue_(model_, MakeQueueOptions(options)) {
+    framework_.KeepScoredNodes(observer != nullptr);
+  }
 
   SimulationResult Run();
 

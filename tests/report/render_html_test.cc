@@ -115,26 +115,27 @@ ExplainResult PdbExplain() {
   e.pod = "default/api";
   e.priority = 1000;
   e.eligible = true;
-  e.filter.push_back({"node-a", false, "Unschedulable", {"Insufficient cpu"}});
+  e.filter.push_back({"node-a", false, "Unschedulable", {"Insufficient cpu"}, "NodeResourcesFit"});
   e.filter.push_back({"node-c",
                       false,
                       "UnschedulableAndUnresolvable",
-                      {"node(s) didn't match Pod's node affinity/selector"}});
+                      {"node(s) didn't match Pod's node affinity/selector"},
+                      "NodeAffinity"});
   CandidateOutcome a;
   a.node = "node-a";
   a.victims = {"default/cache-0"};
   a.pdb_violations = 1;
   a.highest_victim_priority = 100;
   a.free_after_removal.milli_cpu = 2000;
-  a.steps.push_back({"default/cache-0", 100, true, false, "with it back: Insufficient cpu", {}});
+  a.steps.push_back({"default/cache-0", 100, true, false, "with it back: Insufficient cpu", {}, {}});
   CandidateOutcome b;
   b.node = "node-b";
   b.victims = {"default/report"};
   b.reprieved = {"default/log"};
   b.highest_victim_priority = 200;
   b.free_after_removal.milli_cpu = 2000;
-  b.steps.push_back({"default/report", 200, false, false, "with it back: Insufficient cpu", {}});
-  b.steps.push_back({"default/log", 10, false, true, "fits with it back", {}});
+  b.steps.push_back({"default/report", 200, false, false, "with it back: Insufficient cpu", {}, {}});
+  b.steps.push_back({"default/log", 10, false, true, "fits with it back", {}, {}});
   e.candidates = {a, b};
   e.chosen = ChosenCandidate{"node-b", {"default/report"}, "fewest PDB violations"};
   e.message =
@@ -320,7 +321,7 @@ TEST(RenderExplainHtmlTest, ShowsFilterStepsChosenNodeAndTieBreaker) {
 TEST(RenderExplainHtmlTest, FitsWithoutPreemption) {
   ExplainResult e;
   e.pod = "default/small";
-  e.filter.push_back({"node-a", true, "Success", {}});
+  e.filter.push_back({"node-a", true, "Success", {}, ""});
   e.fits_node = "node-a";
   e.message = "fits on node node-a";
   const std::string html = RenderExplainHtml(e);
