@@ -24,6 +24,7 @@
   }
   crossHighlight();
   pagedTables();
+  steppers();
   window.addEventListener('hashchange', openFromHash);
   openFromHash();
   if (document.body.getAttribute('data-kind') !== 'simulate') return;
@@ -488,7 +489,9 @@
     function wrap(p) {
       var g = node('g', {'class': 'pod', 'data-pod': p.name}, svg);
       if (p.index >= 0) {
-        g.addEventListener('click', function () { location.hash = 'pod-' + p.index; });
+        g.addEventListener('click', function () {
+          if (!openExplain(p.name, 0, null)) location.hash = 'pod-' + p.index;
+        });
       }
       return g;
     }
@@ -659,7 +662,9 @@
       box.appendChild(b);
     });
     var hint = document.createElement('span');
-    hint.textContent = 'Hover a pod to highlight it everywhere; click it to jump to its row.';
+    hint.textContent = inServe() ? 'Hover a pod to highlight it everywhere; click a pod or a marker to explain it.'
+                                 : 'Hover a pod to highlight it everywhere; click it to open its explained attempt ' +
+                                   '(or its row), a marker to open its attempt.';
     hint.style.marginLeft = '12px';
     box.appendChild(hint);
   }
@@ -712,25 +717,28 @@
   }
 
   // Makes a click on `el` open `target` (a folding block); false when there is none.
-  function linkTo(el, target) {
-    if (!target) return false;
+  function linkTo(el, target, e) {
+    if (!target && !(e && inServe())) return false;
     el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
     el.addEventListener('click', function (ev) {
       ev.stopPropagation();
-      showDecision(target);
+      if (e && inServe()) openExplain(e.reason === 'Preempted' && e.by ? e.by : e.pod, e.round, null);
+      if (target) showDecision(target);
     });
     return true;
   }
 
+  function inServe() { return window.parent !== window; }
+
   // Makes `el` (a FailedScheduling marker) open the explain of its event's attempt.
   function linkAttempt(el, e) {
-    return linkTo(el, attemptFor(e));
+    return linkTo(el, attemptFor(e), e);
   }
 
   // Makes `el` (a Preempted or Nominated marker) open the explain of its event's attempt when the
   // page embeds it (which links the decision record), else the decision record of its round.
   function linkDecision(el, e) {
-    return linkTo(el, attemptFor(e) || decisionFor(e));
+    return linkTo(el, attemptFor(e) || decisionFor(e), e.reason === 'Nominated' || e.reason === 'Preempted' ? e : null);
   }
 
   function showDecision(el) {
@@ -742,12 +750,41 @@
     }
   }
 
-  // A #decision-N address (a link in the tables, or the page opened with it) unfolds that block.
+  // A #decision-N address (a link in the tables, or the page opened with it) unfolds that block;
+  // a #pod-N address past the first rows of the pods table turns to its page.
   function openFromHash() {
     var id = location.hash.slice(1);
+    if (id.indexOf('pod-') === 0 && !document.getElementById(id)) {
+      var wraps = document.querySelectorAll('.table-wrap.paged');
+      for (var i = 0; i < wraps.length; i++) {
+        if (!wraps[i].kpsimReveal || !wraps[i].kpsimReveal(id)) continue;
+        var row = document.getElementById(id);
+        if (row && row.scrollIntoView) row.scrollIntoView();
+        return;
+      }
+      return;
+    }
     if (id.indexOf('decision-') !== 0 && id.indexOf('attempt-') !== 0) return;
     var el = document.getElementById(id);
     if (el && el.tagName.toLowerCase() === 'details') el.open = true;
+  }
+
+  // A pod's explain: in kpsim serve (the report in its frame) the server explains the attempt
+  // (or the pod's first one) with every node and candidate; in a file, the page's own block.
+  // Returns false when neither can show it.
+  function openExplain(pod, round, block) {
+    if (window.parent !== window) {
+      window.parent.postMessage({kpsim: 'explain', pod: pod, attempt: round > 0 ? round : 0}, '*');
+      return true;
+    }
+    if (!block) block = document.querySelector('details.attempt[data-subject="' + cssQuote(pod) + '"]');
+    if (!block) return false;
+    showDecision(block);
+    return true;
+  }
+
+  function cssQuote(text) {
+    return window.CSS && CSS.escape ? CSS.escape(text) : text.replace(/["\\]/g, '\\$&');
   }
 
   // ------------------------------------------------------------------------------------------
@@ -847,6 +884,23 @@
     });
     prev.addEventListener('click', function () { page = Math.max(0, page - 1); refresh(); });
     next.addEventListener('click', function () { page += 1; refresh(); });
+    // Shows the page holding the row with this id (a #pod-N address past the first rows), with
+    // the search cleared; false when no row of this table has it.
+    wrap.kpsimReveal = function (id) {
+      load();
+      var needle = 'id="' + id + '"';
+      for (var i = 0; i < rows.length; i++) {
+        if (rows[i].html.indexOf(needle) < 0) continue;
+        words = [];
+        search.value = '';
+        refresh();
+        var at = view.indexOf(i);
+        page = Math.floor(Math.max(0, at) / PAGE);
+        refresh();
+        return true;
+      }
+      return false;
+    };
     var heads = table.tHead ? table.tHead.rows[0].cells : [];
     for (var h = 0; h < heads.length; h++) {
       (function (col, th) {
@@ -862,9 +916,49 @@
     }
   }
 
+  // ------------------------------------------------------------------------------------------
+  // Capacity steppers (render_capacity.cc): the page holds every frame of "remove all, then
+  // reprieve" beside the naive order; the script shows one at a time with Previous and Next.
+
+  function steppers() {
+    var all = document.querySelectorAll('.stepper');
+    for (var i = 0; i < all.length; i++) stepper(all[i]);
+  }
+
+  function stepper(box) {
+    var frames = box.querySelectorAll('.cap-step');
+    if (frames.length < 2) return;
+    var at = 0;
+    var nav = document.createElement('div');
+    nav.className = 'stepper-nav';
+    var prev = document.createElement('button');
+    prev.type = 'button';
+    prev.className = 'step-prev';
+    prev.textContent = '\u25c0 Previous';
+    var next = document.createElement('button');
+    next.type = 'button';
+    next.className = 'step-next';
+    next.textContent = 'Next \u25b6';
+    var label = document.createElement('span');
+    label.className = 'stepper-label';
+    nav.appendChild(prev);
+    nav.appendChild(label);
+    nav.appendChild(next);
+    box.insertBefore(nav, box.firstChild);
+    box.classList.add('js');
+    function show() {
+      for (var k = 0; k < frames.length; k++) frames[k].classList.toggle('current', k === at);
+      label.textContent = 'step ' + at + ' of ' + (frames.length - 1);
+      prev.disabled = at === 0;
+      next.disabled = at === frames.length - 1;
+    }
+    prev.addEventListener('click', function () { if (at > 0) { at -= 1; show(); } });
+    next.addEventListener('click', function () { if (at < frames.length - 1) { at += 1; show(); } });
+    show();
+  }
+
   function podSelector(name) {
-    var quoted = window.CSS && CSS.escape ? CSS.escape(name) : name.replace(/["\\]/g, '\\$&');
-    return '[data-pod="' + quoted + '"]';
+    return '[data-pod="' + cssQuote(name) + '"]';
   }
 
   function setHighlight(name, on) {

@@ -7,7 +7,8 @@
 
   // seq numbers the runs asked for; only the newest one's answers are drawn, and asking for a new
   // one aborts the request of the one before (the server then has one fewer run to do).
-  var state = { files: [], current: 0, prev: null, cur: null, seq: 0, timer: null, inflight: null };
+  var state = { files: [], current: 0, prev: null, cur: null, seq: 0, timer: null, inflight: null,
+                explainSeq: 0 };
   var $ = function (id) { return document.getElementById(id); };
   var editor = $('editor');
 
@@ -139,22 +140,33 @@
     setStatus('running…');
     var started = performance.now();
     var asked = label();  // the options of this run, as they were when it was asked for
-    post('/api/simulate', { files: state.files, options: options() }, controller.signal)
+    var request = { files: state.files.map(function (f) { return { name: f.name, content: f.content }; }),
+                    options: options() };
+    post('/api/simulate', request, controller.signal)
       .then(function (html) {
         if (seq !== state.seq) return;  // a newer run was asked for meanwhile
         var json = embeddedJson(html);
         state.prev = state.cur;
-        state.cur = { html: html, json: json, label: asked };
+        state.cur = { html: html, json: json, label: asked, request: request };
         var ms = Math.round(performance.now() - started);
         return show(seq).then(function () {
           if (seq !== state.seq) return;
           setStatus('ran in ' + ms + ' ms' + (json ? ' · ' + json.endReason + ' at ' + json.endTime + 's' : ''));
+          finished();
         });
       })
       .catch(function (err) {
         if (seq !== state.seq || err.name === 'AbortError') return;
         setStatus(err.message, true);
+        finished();
       });
+  }
+
+  // Counts the runs answered (#status data-runs), so that a run telling the same as the one
+  // before is still seen as new.
+  function finished() {
+    var el = $('status');
+    el.setAttribute('data-runs', String(Number(el.getAttribute('data-runs') || 0) + 1));
   }
 
   function label() {
@@ -181,6 +193,50 @@
     $('diff').textContent = '';
     return Promise.resolve();
   }
+
+  // --- explain -------------------------------------------------------------------------------
+
+  // A click on a pod or a marker in a report asks (postMessage, web/app.js openExplain) for the
+  // explain of that attempt (or the pod's first one): the server explains it over the same files
+  // and options as that run, and the page shows it above the runs.
+  window.addEventListener('message', function (ev) {
+    var m = ev.data;
+    if (!m || m.kpsim !== 'explain' || typeof m.pod !== 'string') return;
+    var run = ev.source === $('frame-cur').contentWindow ? state.cur
+            : ev.source === $('frame-prev').contentWindow ? state.prev : null;
+    if (run && run.request) explain(run, m.pod, m.attempt);
+  });
+
+  function explain(run, pod, attempt) {
+    var o = {};
+    Object.keys(run.request.options).forEach(function (k) { o[k] = run.request.options[k]; });
+    o.output = 'html';
+    o.pod = pod;
+    // The book profile explains the state at time 0: it has no rounds to ask for.
+    if (attempt > 0 && o.profile !== 'book') o.attempt = attempt;
+    var seq = ++state.explainSeq;
+    // A fresh frame each time: Chromium may stop laying out a frame that was hidden.
+    var frame = $('frame-explain');
+    frame.parentNode.replaceChild(frame.cloneNode(false), frame);
+    $('explain-title').textContent = 'explain ' + pod + (o.attempt ? ', round ' + o.attempt : '') + '…';
+    $('explain-panel').classList.remove('hidden');
+    post('/api/explain', { files: run.request.files, options: o })
+      .then(function (html) {
+        if (seq !== state.explainSeq) return;
+        $('explain-title').textContent = 'explain ' + pod + (o.attempt ? ', round ' + o.attempt : '');
+        $('frame-explain').srcdoc = html;
+      })
+      .catch(function (err) {
+        if (seq !== state.explainSeq) return;
+        $('explain-title').textContent = 'explain ' + pod + ': ' + err.message;
+        $('frame-explain').srcdoc = '';
+      });
+  }
+
+  $('explain-close').addEventListener('click', function () {
+    ++state.explainSeq;
+    $('explain-panel').classList.add('hidden');
+  });
 
   // --- what changed --------------------------------------------------------------------------
 

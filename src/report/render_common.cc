@@ -189,6 +189,22 @@ std::int64_t Count(const Json& object, const char* key) {
 }
 
 
+std::string Esc(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace kpsim::report::render
 
 namespace kpsim::report {
@@ -218,5 +234,6 @@ std::string WarningText(const Warning& warning) {
   if (!warning.code.empty()) out += fmt::format(" [{}]", warning.code);
   return out;
 }
+
 
 }  // namespace kpsim::report

@@ -68,6 +68,9 @@ Json WarningsJson(std::span<const Warning> warnings);
 // "\nWarnings (N):\n  <WarningText>\n..." or nothing when there are none.
 std::string WarningsText(std::span<const Warning> warnings);
 
+// Escapes text for HTML element content and double- or single-quoted attribute values.
+std::string Esc(std::string_view text);
+
 // Reading a rendered JSON document without exceptions (the HTML report, `kpsim diff`): a missing
 // key or a value of another type reads as null, an empty array, "" or 0.
 const Json& Get(const Json& object, const char* key);

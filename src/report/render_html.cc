@@ -20,6 +20,7 @@
 
 #include "kpsim/explain.h"
 #include "kpsim/report.h"
+#include "report/render_capacity.h"
 #include "report/render_common.h"
 #include "report/web_assets.h"
 
@@ -28,6 +29,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using render::Count;
+using render::Esc;
 using render::Flag;
 using render::Get;
 using render::Items;
@@ -35,34 +37,6 @@ using render::Text;
 
 // ---------------------------------------------------------------------------------------------
 // Escaping and the template.
-
-// Escapes text for HTML element content and double- or single-quoted attribute values.
-std::string Esc(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // Makes JSON text safe inside <script type="application/json">: `<`, `>` and `&` only occur inside
 // JSON strings, where `\u003c`, `\u003e` and `\u0026` mean the same characters, so the result
@@ -496,16 +470,16 @@ std::string AttemptBlock(const ExplainResult& explained, const DecisionAnchors& 
   const std::string outcome = !chosen_node.empty() ? Badge("victim", "preempts")
                                                    : Badge("state-pending", "unschedulable");
   std::string out = fmt::format(
-      "<details class=\"attempt\" id=\"attempt-{}\">\n<summary>round <b>{}</b> · {} · {} {}</summary>\n",
-      round, round, Esc(Seconds(e, "time")), PodRef(explained.pod), outcome);
+      "<details class=\"attempt\" id=\"attempt-{}\" data-subject=\"{}\">\n<summary>round <b>{}</b> · {} · {} {}</summary>\n",
+      round, Esc(explained.pod), round, Esc(Seconds(e, "time")), PodRef(explained.pod), outcome);
   out += "<p><span class=\"msg\">" + Esc(explained.message) + "</span></p>\n";
-  Table filter("attempt-filter", {"Node", "Result", "Reasons"});
+  Table filter("attempt-filter", {"Node", "Result", "Plugin", "Reasons"});
   for (const Json& f : Items(e, "filter")) {
     std::string reasons;
     for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
     filter.Row({Esc(Text(f, "node")),
                 Flag(f, "fits") ? Badge("fits", "fits") : Badge("victim", Text(f, "code")),
-                reasons.empty() ? "–" : reasons});
+                Dash(Text(f, "plugin")), reasons.empty() ? "–" : reasons});
   }
   if (!filter.Empty()) out += filter.Render();
   if (explained.filter_omitted > 0) {
@@ -518,6 +492,7 @@ std::string AttemptBlock(const ExplainResult& explained, const DecisionAnchors& 
     if (Text(c, "node") != chosen_node) continue;
     out += fmt::format("<p>Candidate <b>{}</b>: remove all, then reprieve</p>\n", Esc(chosen_node));
     out += ReprieveSteps(c);
+    out += render::CandidateCapacity(e, c, /*stepper=*/true);
   }
   if (!chosen_node.empty()) {
     out += fmt::format("<p>Chosen node <b>{}</b>, victims {}, decided by <b>{}</b>.</p>\n", Esc(chosen_node),
@@ -539,6 +514,7 @@ std::string AttemptsSection(const std::vector<ExplainResult>* attempts, const De
   if (attempts == nullptr || attempts->empty()) return {};
   std::string content;
   for (const ExplainResult& a : *attempts) content += AttemptBlock(a, anchors);
+  content = render::PriorityScaleLegend() + content;
   return Section("attempts", "Attempts explained", content,
                  fmt::format("The first {} attempts that did not bind a pod ({} FailedScheduling "
                              "events in all), as kpsim explain shows them. FailedScheduling, "
@@ -781,6 +757,61 @@ std::string GroupSection(const Json& group) {
   return out;
 }
 
+// The other candidates whose capacity strips the explain page draws (the chosen one always).
+constexpr std::size_t kCandidateStripsShown = 20;
+
+// kube-scheduler-simulator's filter view: a row per node, a column per filter plugin in chain
+// order, each cell "passed", the rejection's reasons, or "not run" after the rejecting plugin.
+std::string FilterPluginTable(const Json& data) {
+  const Json& plugins = Items(data, "filterPlugins");
+  if (plugins.empty()) return {};
+  std::vector<std::string> headers = {"Node"};
+  for (const Json& p : plugins) headers.push_back(Text(p));
+  Table table("filter-plugins", headers);
+  for (const Json& f : Items(data, "filter")) {
+    const std::string rejecting = Flag(f, "fits") ? "" : Text(f, "plugin");
+    std::vector<std::string> row = {Esc(Text(f, "node"))};
+    bool after = false;
+    for (const Json& p : plugins) {
+      if (after) {
+        row.push_back("<span class=\"notrun\">not run</span>");
+      } else if (Text(p) == rejecting) {
+        std::string reasons;
+        for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
+        row.push_back(FilterBadge(f) + " " + reasons);
+        after = true;
+      } else {
+        row.push_back(Badge("fits", "passed"));
+      }
+    }
+    table.Row(std::move(row), Flag(f, "fits") ? "class=\"fits-row\"" : "");
+  }
+  return table.Render();
+}
+
+// kube-scheduler-simulator's score view: a row per scored node, each plugin's normalized score
+// times its weight, and the total; the node the pod went to is marked.
+std::string ScoreTable(const Json& data) {
+  const Json& scores = Items(data, "scores");
+  if (scores.empty()) return {};
+  std::vector<std::string> headers = {"Node"};
+  for (const Json& p : Items(data, "scorePlugins")) headers.push_back(Text(p));
+  headers.push_back("Total");
+  Table table("scores", headers);
+  const std::string chosen = Text(data, "fitsNode");
+  for (const Json& n : scores) {
+    const bool won = Text(n, "node") == chosen;
+    std::vector<std::string> row = {Esc(Text(n, "node")) + (won ? " " + Badge("chosen", "chosen") : "")};
+    for (const Json& p : Items(n, "plugins")) {
+      row.push_back(fmt::format("{} <span class=\"note\">× {} = {}</span>", Count(p, "score"), Count(p, "weight"),
+                                Count(p, "score") * Count(p, "weight")));
+    }
+    row.push_back("<b>" + std::to_string(Count(n, "total")) + "</b>");
+    table.Row(std::move(row), won ? "class=\"chosen-row\"" : "");
+  }
+  return table.Render();
+}
+
 std::string ExplainBody(const Json& data) {
   const std::string pod = Text(data, "pod");
   const Json& chosen = Get(data, "chosen");
@@ -826,6 +857,16 @@ std::string ExplainBody(const Json& data) {
     out += Section("filter", "Filter, per node",
                    filter.Empty() ? "<p class=\"note\">No nodes.</p>\n" : filter.Render());
   }
+  if (std::string plugins = FilterPluginTable(data); !plugins.empty()) {
+    out += Section("filter-plugins", "Filter, per plugin and node", plugins,
+                   "Each node's filter plugins in the order they run. The chain stops at the first "
+                   "plugin that rejects the pod, so the plugins after it did not run there.");
+  }
+  if (std::string scores = ScoreTable(data); !scores.empty()) {
+    out += Section("scores", "Score, per plugin and node", scores,
+                   "The feasible nodes the cycle scored: each plugin's normalized score (0 to 100) "
+                   "times its weight, summed; the highest total wins, ties broken at random (seeded).");
+  }
 
   // 2) Eligibility.
   std::string eligibility = Flag(data, "eligible")
@@ -855,12 +896,19 @@ std::string ExplainBody(const Json& data) {
                   is_chosen ? "class=\"chosen-row\"" : "");
     }
     content += compare.Render();
+    content += render::PriorityScaleLegend();
+    std::size_t strips = 0;
     for (const Json& c : candidates) {
       const bool is_chosen = Text(c, "node") == chosen_node;
       content += fmt::format("<div class=\"candidate{}\">\n<h3>Candidate {}{}</h3>\n",
                              is_chosen ? " chosen" : "", Esc(Text(c, "node")),
                              is_chosen ? " " + Badge("chosen", "chosen") : "");
       content += ReprieveSteps(c);
+      // The chosen candidate's strips with the stepper; the first others' before and after.
+      if (is_chosen || strips < kCandidateStripsShown) {
+        content += render::CandidateCapacity(data, c, /*stepper=*/is_chosen);
+        if (!is_chosen) ++strips;
+      }
       content += "</div>\n";
     }
   }

@@ -75,6 +75,22 @@ TEST(BookExplainTest, MinimizeShowsTheChaptersPutBackTable) {
             "candidate)");
 }
 
+// The chapter's contrast: "remove the lowest first until it fits" stops all three (small-b and
+// small-a first, by the put-back order's tail), where the put-back stops big alone.
+TEST(BookExplainTest, MinimizeCarriesTheNaiveOrderAndTheStripData) {
+  auto explain = book::Explain(MinimizeScene(), BookOptions(), "api");
+  ASSERT_TRUE(explain.ok());
+  EXPECT_EQ(explain->requests.milli_cpu, 700);
+  ASSERT_EQ(explain->candidates.size(), 1u);
+  const CandidateOutcome& cand = explain->candidates[0];
+  EXPECT_THAT(cand.naive_victims, ElementsAre("default/small-b", "default/small-a", "default/big"));
+  EXPECT_EQ(cand.allocatable.milli_cpu, 1000);
+  EXPECT_TRUE(cand.staying.empty());
+  ASSERT_EQ(cand.steps.size(), 3u);
+  EXPECT_EQ(cand.steps[0].requests.milli_cpu, 600);
+  EXPECT_EQ(cand.steps[1].requests.milli_cpu, 100);
+}
+
 TEST(BookExplainTest, CascadeWithPdbIsDecidedByFewestPdbViolations) {
   ClusterState state;
   state.nodes.push_back(MakeNode("node-a", 1000));

@@ -5,8 +5,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -63,7 +64,7 @@ after(async () => {
 async function waitForStatus(check, what) {
   const deadline = Date.now() + 20000;
   for (;;) {
-    const text = await page.textContent('#status');
+    const text = await status();
     if (check(text)) return text;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; status: ${text}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -75,8 +76,9 @@ async function waitForRun(previousStatus) {
   return waitForStatus((s) => /^ran in/.test(s) && s !== previousStatus, 'a new run');
 }
 
+// The status text and the count of runs answered: two runs that tell the same still differ.
 async function status() {
-  return page.textContent('#status');
+  return `${await page.textContent('#status')} #${await page.getAttribute('#status', 'data-runs')}`;
 }
 
 async function chooseExample(name) {
@@ -161,7 +163,97 @@ test('a marker in the timeline opens the explain of its attempt', async () => {
   const opened = frame.locator('details[open][id^="attempt-"], details[open][id^="decision-"]');
   await opened.first().waitFor({ timeout: 5000 });
   assert.ok(await opened.count() >= 1);
+  // The server explains the same attempt over the same input: every node's plugins, the stepper.
+  await page.locator('#explain-panel:not(.hidden)').waitFor();
+  const explain = page.frameLocator('#frame-explain');
+  await explain.locator('#filter-plugins').waitFor();
+  assert.match(await page.textContent('#explain-title'), /explain default\/api, round 1$/);
+  assert.match(await explain.locator('#filter-plugins').innerText(), /NodeResourcesFit[\s\S]*Insufficient cpu/);
+  assert.match(await explain.locator('#filter-plugins').innerText(), /not run/);
+  await explain.locator('.stepper .step-next').waitFor();
   await page.screenshot({ path: join(artifacts, 'serve-explain.png') });
+  await page.click('#explain-close');
+  assert.ok(await page.locator('#explain-panel.hidden').count() === 1);
+});
+
+test('the chapter\'s minimise scene: a pod click opens its explain, whose stepper reprieves two of three', async () => {
+  await chooseExample('book/minimize.yaml');
+  const frame = page.frameLocator('#frame-cur');
+  await frame.locator('svg g.pod[data-pod="default/api"]').first().click();
+  await page.locator('#explain-title', { hasText: /^explain default\/api$/ }).waitFor();
+  const explain = page.frameLocator('#frame-explain');
+  const stepper = explain.locator('.candidate.chosen .stepper');
+  await stepper.locator('.step-next').waitFor();
+  assert.equal(await stepper.locator('.stepper-label').textContent(), 'step 0 of 3');
+  // Step 0: everything lower removed, api in; the naive side has removed nothing yet.
+  let current = stepper.locator('.cap-step.current');
+  assert.match(await current.locator('.reprieve').innerText(), /step 0, every lower-priority pod removed/);
+  assert.match(await current.locator('.naive').innerText(), /nothing removed yet/);
+  // Step 1 puts big back: it does not fit, big is the victim; the naive order removed small-b.
+  await stepper.locator('.step-next').click();
+  current = stepper.locator('.cap-step.current');
+  assert.match(await current.locator('.reprieve').innerText(), /put back big[\s\S]*a victim/);
+  assert.match(await current.locator('.naive').innerText(), /removed small-b: it still does not fit/);
+  await stepper.locator('.step-next').click();
+  await stepper.locator('.step-next').click();
+  assert.equal(await stepper.locator('.stepper-label').textContent(), 'step 3 of 3');
+  assert.ok(await stepper.locator('.step-next').isDisabled());
+  current = stepper.locator('.cap-step.current');
+  // The reprieve spared both small pods; the naive order stopped all three.
+  assert.match(await current.locator('.reprieve').innerText(), /stopped so far: big$/m);
+  assert.match(await current.locator('.naive').innerText(), /now it fits[\s\S]*stopped so far: small-b, small-a, big/);
+  assert.equal(await current.locator('.reprieve .seg.just-back').count(), 1);
+  assert.match(await explain.locator('.candidate.chosen .cap-summary').innerText(), /stops 1 pod\(s\) and spares 2; .* would stop 3/);
+  // The strips before and after: big outlined as the victim, api placed after.
+  const pair = explain.locator('.candidate.chosen .capacity > .cap-pair');
+  assert.equal(await pair.locator('.cap-frame').first().locator('.seg.victim[data-pod="default/big"]').count(), 1);
+  assert.equal(await pair.locator('.cap-frame').nth(1).locator('.seg.incoming[data-pod="default/api"]').count(), 1);
+  await page.screenshot({ path: join(artifacts, 'serve-stepper.png') });
+});
+
+test('-o html files: the stepper, the score table and a #pod-N address past the first rows work without the server', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kpsim-e2e-'));
+  const root = join(here, '..', '..');
+  const explainHtml = join(dir, 'explain.html');
+  const r = spawnSync(kpsim, ['explain', '--pod', 'api', join(root, 'examples/book/minimize.yaml'), '-o', 'html'],
+                      { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  writeFileSync(explainHtml, r.stdout);
+  const file = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+  file.on('pageerror', (err) => consoleErrors.push(String(err)));
+  await file.goto('file://' + explainHtml);
+  const stepper = file.locator('.stepper');
+  await stepper.locator('.step-next').click();
+  assert.equal(await stepper.locator('.stepper-label').textContent(), 'step 1 of 3');
+  // Two feasible nodes: the score table, per plugin, with the chosen node's total the highest.
+  let yaml = '';
+  for (const n of ['n1', 'n2']) {
+    yaml += `---\napiVersion: v1\nkind: Node\nmetadata: {name: ${n}}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}\n`;
+  }
+  yaml += '---\napiVersion: v1\nkind: Pod\nmetadata: {name: busy}\nspec:\n  nodeName: n1\n  containers: [{name: c, resources: {requests: {cpu: "2"}}}]\n';
+  yaml += '---\napiVersion: v1\nkind: Pod\nmetadata: {name: new}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: "1"}}}]\n';
+  for (let i = 0; i < 230; i++) {
+    yaml += `---\napiVersion: v1\nkind: Pod\nmetadata: {name: q-${String(i).padStart(3, '0')}}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: "1m"}}}]\n`;
+  }
+  const input = join(dir, 'two.yaml');
+  writeFileSync(input, yaml);
+  const scored = spawnSync(kpsim, ['explain', '--pod', 'new', input, '-o', 'html'], { encoding: 'utf8' });
+  assert.equal(scored.status, 0, scored.stderr);
+  writeFileSync(join(dir, 'scored.html'), scored.stdout);
+  await file.goto('file://' + join(dir, 'scored.html'));
+  const rows = file.locator('#scores tbody tr');
+  assert.equal(await rows.count(), 2);
+  assert.match(await file.locator('#scores tr.chosen-row').innerText(), /^n2/);
+  // The pods table of the run holds 232 rows: #pod-N of a row past the first 200 turns its page.
+  const sim = spawnSync(kpsim, ['simulate', input, '-o', 'html'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(sim.status, 0, sim.stderr);
+  writeFileSync(join(dir, 'run.html'), sim.stdout);
+  const id = sim.stdout.match(/id=\\?"(pod-\d+)\\?"(?:(?!id=\\?"pod-).)*?q-220/);
+  assert.ok(id, 'the rows script holds q-220');
+  await file.goto('file://' + join(dir, 'run.html') + '#' + id[1]);
+  await file.locator('#' + id[1]).waitFor();
+  assert.match(await file.locator('#' + id[1]).innerText(), /q-220/);
+  await file.close();
 });
 
 test('a bad input says so without breaking the page', async () => {

@@ -329,5 +329,102 @@ TEST(RenderExplainHtmlTest, FitsWithoutPreemption) {
   EXPECT_NE(html.find("No candidate node"), std::string::npos);
 }
 
+// The chapter's minimise scene as explain returns it (node-a: keep p500 100m, big p20 600m,
+// small-a and small-b p10 100m each; api p100 asks 600m).
+ExplainResult MinimizeExplain() {
+  ExplainResult e;
+  e.pod = "default/api";
+  e.priority = 100;
+  e.eligible = true;
+  e.requests.milli_cpu = 600;
+  e.filter_plugins = {"NodeUnschedulable", "TaintToleration", "NodeResourcesFit", "InterPodAffinity"};
+  e.filter.push_back({"node-a", false, "Unschedulable", {"Insufficient cpu"}, "NodeResourcesFit"});
+  e.filter.push_back({"node-b", false, "UnschedulableAndUnresolvable", {"node(s) had untolerated taint {k: v}"},
+                      "TaintToleration"});
+  CandidateOutcome c;
+  c.node = "node-a";
+  c.victims = {"default/big"};
+  c.reprieved = {"default/small-a", "default/small-b"};
+  c.allocatable.milli_cpu = 1000;
+  c.staying.push_back(PodSlice{"default/keep", 500, {}});
+  c.staying[0].requests.milli_cpu = 100;
+  ReprieveStep big{"default/big", 20, false, false, "with it back: Insufficient cpu", {}, {}};
+  big.requests.milli_cpu = 600;
+  ReprieveStep small_a{"default/small-a", 10, false, true, "fits with it back", {}, {}};
+  small_a.requests.milli_cpu = 100;
+  ReprieveStep small_b = small_a;
+  small_b.pod = "default/small-b";
+  small_b.pdb_violating = true;
+  c.steps = {big, small_a, small_b};
+  c.naive_victims = {"default/small-b", "default/small-a", "default/big"};
+  e.candidates = {c};
+  e.chosen = ChosenCandidate{"node-a", {"default/big"}, "only candidate"};
+  return e;
+}
+
+TEST(RenderExplainHtmlTest, CapacityStripsMarkTheVictimBeforeAndPlaceThePodAfter) {
+  const std::string html = RenderExplainHtml(MinimizeExplain());
+  const std::size_t pair = html.find("<div class=\"capacity\"><div class=\"cap-pair\">");
+  ASSERT_NE(pair, std::string::npos);
+  const std::size_t stepper = html.find("<div class=\"stepper\"", pair);
+  ASSERT_NE(stepper, std::string::npos);
+  const std::string before_after = html.substr(pair, stepper - pair);
+  // Before: all four pods, big outlined as the victim, small-b hatched (PDB); 900m of 1 used.
+  EXPECT_EQ(Count(before_after, "class=\"seg band-3 victim\" style=\"width:60.000%\" data-pod=\"default/big\""), 1u);
+  EXPECT_EQ(Count(before_after, "class=\"seg band-3 pdb\" style=\"width:10.000%\" data-pod=\"default/small-b\""), 2u)
+      << "before, and after (spared)";
+  EXPECT_EQ(Count(before_after, "<span class=\"strip-used\">900m of 1</span>"), 2u);
+  // After: api placed (the incoming outline), big gone.
+  EXPECT_EQ(Count(before_after, "seg band-4 incoming"), 1u);
+  EXPECT_EQ(Count(before_after, "data-pod=\"default/big\""), 1u);
+}
+
+TEST(RenderExplainHtmlTest, StepperHasAFramePerStepBesideTheNaiveOrder) {
+  const std::string html = RenderExplainHtml(MinimizeExplain());
+  EXPECT_NE(html.find("<div class=\"stepper\" data-frames=\"4\">"), std::string::npos);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_NE(html.find("data-frame=\"" + std::to_string(k) + "\""), std::string::npos) << k;
+  }
+  EXPECT_EQ(html.find("data-frame=\"4\""), std::string::npos);
+  EXPECT_NE(html.find("step 1, put back big (priority 20): with it back: Insufficient cpu, a victim"),
+            std::string::npos);
+  EXPECT_NE(html.find("step 2, put back small-a (priority 10): it still fits, spared"), std::string::npos);
+  EXPECT_NE(html.find("removed small-b: it still does not fit"), std::string::npos);
+  EXPECT_NE(html.find("removed big: now it fits"), std::string::npos);
+  EXPECT_NE(html.find("stops <b>1</b> pod(s) and spares 2; removing the lowest priority first until it fits "
+                      "would stop <b>3</b>."),
+            std::string::npos);
+  EXPECT_NE(html.find("class=\"cap-legend\""), std::string::npos);
+}
+
+TEST(RenderExplainHtmlTest, FilterPerPluginStopsAtTheRejectingPlugin) {
+  const std::string html = RenderExplainHtml(MinimizeExplain());
+  const std::size_t at = html.find("<table class=\"filter-plugins\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string table = html.substr(at, html.find("</table>", at) - at);
+  // node-a: two plugins passed, NodeResourcesFit rejected, InterPodAffinity did not run.
+  // node-b: NodeUnschedulable passed, TaintToleration rejected, two did not run.
+  EXPECT_EQ(Count(table, ">passed</span>"), 3u);
+  EXPECT_EQ(Count(table, ">not run</span>"), 3u);
+  EXPECT_NE(table.find("Unschedulable</span> Insufficient cpu"), std::string::npos);
+}
+
+TEST(RenderExplainHtmlTest, ScoreTableShowsEachPluginTimesItsWeight) {
+  ExplainResult e;
+  e.pod = "default/new";
+  e.filter.push_back({"n1", true, "Success", {}, ""});
+  e.filter.push_back({"n2", true, "Success", {}, ""});
+  e.fits_node = "n2";
+  e.score_plugins = {"NodeResourcesFit", "TaintToleration"};
+  e.scores.push_back(NodeScore{"n1", {{"NodeResourcesFit", 50, 1}, {"TaintToleration", 100, 3}}, 350});
+  e.scores.push_back(NodeScore{"n2", {{"NodeResourcesFit", 81, 1}, {"TaintToleration", 100, 3}}, 381});
+  const std::string html = RenderExplainHtml(e);
+  EXPECT_NE(html.find("<th>NodeResourcesFit</th><th>TaintToleration</th><th>Total</th>"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"chosen-row\"><td>n2 <span class=\"badge chosen\">chosen</span></td><td>81 "),
+            std::string::npos);
+  EXPECT_NE(html.find("100 <span class=\"note\">× 3 = 300</span>"), std::string::npos);
+  EXPECT_NE(html.find("<b>381</b>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kpsim::report

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -295,6 +296,100 @@ TEST_F(ExplainTest, AttemptOfAnotherPodIsRefusedWithItsOwner) {
   EXPECT_EQ(r.error().code, ErrorCode::kFailedPrecondition);
   EXPECT_EQ(r.error().message,
             "pod default/p has no attempt in round 1 (round 1 is the attempt of pod default/q)");
+}
+
+// The chapter's minimise scene: the reprieve stops big alone; the naive order (the least
+// important pod first until the pod fits) would stop all three, which a real filter dry run of
+// each removal decides.
+TEST_F(ExplainTest, CandidateCarriesCapacityAndTheNaiveOrder) {
+  AddNode(NodeWithCpu("a", "1").Build());
+  AddPod(MakePod("keep").Node("a").Priority(500).Cpu("100m").Build());
+  AddPod(MakePod("small-a").Node("a").Priority(10).Cpu("100m").Build());
+  AddPod(MakePod("small-b").Node("a").Priority(10).Cpu("100m").Build());
+  AddPod(MakePod("big").Node("a").Priority(20).Cpu("600m").Build());
+  AddPod(MakePod("api").Priority(100).Cpu("600m").Build());
+  const ExplainResult r = Explain("api");
+  EXPECT_EQ(r.requests.milli_cpu, 600);
+  ASSERT_EQ(r.candidates.size(), 1u);
+  const CandidateOutcome& c = r.candidates[0];
+  EXPECT_EQ(c.victims, Names{"default/big"});
+  EXPECT_EQ(c.allocatable.milli_cpu, 1000);
+  ASSERT_EQ(c.staying.size(), 1u) << "the pod at or above the preemptor's priority";
+  EXPECT_EQ(c.staying[0].pod, "default/keep");
+  EXPECT_EQ(c.staying[0].priority, 500);
+  EXPECT_EQ(c.staying[0].requests.milli_cpu, 100);
+  ASSERT_EQ(c.steps.size(), 3u);
+  EXPECT_EQ(c.steps[0].pod, "default/big");
+  EXPECT_EQ(c.steps[0].requests.milli_cpu, 600);
+  EXPECT_EQ(c.steps[1].requests.milli_cpu, 100);
+  ASSERT_EQ(c.naive_victims.size(), 3u);
+  EXPECT_EQ(c.naive_victims.back(), "default/big") << "the most important victim comes last";
+}
+
+TEST_F(ExplainTest, NaiveOrderStopsAsSoonAsThePodFits) {
+  AddNode(NodeWithCpu("a", "1").Build());
+  AddPod(MakePod("lo").Node("a").Priority(1).Cpu("500m").Build());
+  AddPod(MakePod("mid").Node("a").Priority(5).Cpu("500m").Build());
+  AddPod(MakePod("p").Priority(10).Cpu("400m").Build());
+  const ExplainResult r = Explain("p");
+  ASSERT_EQ(r.candidates.size(), 1u);
+  EXPECT_EQ(r.candidates[0].naive_victims, Names{"default/lo"});
+  EXPECT_EQ(r.candidates[0].victims, Names{"default/lo"});
+}
+
+// The filter chain's order and, per node, the plugin that rejected the pod.
+TEST_F(ExplainTest, FilterNamesTheRejectingPlugin) {
+  ThreeNodes();
+  const ExplainResult r = Explain("p");
+  ASSERT_FALSE(r.filter_plugins.empty());
+  EXPECT_EQ(r.filter_plugins.front(), "NodeUnschedulable");
+  const auto pos = [&](const std::string& name) {
+    return std::find(r.filter_plugins.begin(), r.filter_plugins.end(), name) - r.filter_plugins.begin();
+  };
+  EXPECT_LT(pos("TaintToleration"), pos("NodeResourcesFit"));
+  EXPECT_LT(pos("NodeResourcesFit"), static_cast<std::ptrdiff_t>(r.filter_plugins.size()));
+  EXPECT_EQ(r.filter[0].plugin, "NodeResourcesFit");
+  EXPECT_EQ(r.filter[2].plugin, "TaintToleration");
+}
+
+// A pod that fits on several nodes: the score table of the cycle, whose highest total is the
+// node the pod is bound to, and whose totals are the weighted sums of the plugins' scores.
+TEST_F(ExplainTest, ScoreTableOfABindRanksTheChosenNodeFirst) {
+  AddNode(NodeWithCpu("a", "4").Build());
+  AddNode(NodeWithCpu("b", "4").Build());
+  AddPod(MakePod("busy").Node("a").Cpu("3").Build());
+  AddPod(MakePod("p").Cpu("1").Build());
+  const ExplainResult r = Explain("p");
+  ASSERT_TRUE(r.fits_node.has_value());
+  EXPECT_EQ(*r.fits_node, "b");
+  ASSERT_EQ(r.scores.size(), 2u);
+  ASSERT_FALSE(r.score_plugins.empty());
+  std::int64_t best = -1;
+  std::string best_node;
+  for (const NodeScore& n : r.scores) {
+    ASSERT_EQ(n.plugins.size(), r.score_plugins.size());
+    std::int64_t sum = 0;
+    for (const PluginScore& p : n.plugins) {
+      EXPECT_GE(p.score, 0);
+      EXPECT_LE(p.score, 100);
+      sum += p.score * p.weight;
+    }
+    EXPECT_EQ(sum, n.total);
+    if (n.total > best) {
+      best = n.total;
+      best_node = n.node;
+    }
+  }
+  EXPECT_EQ(best_node, "b");
+}
+
+// One feasible node or the nominated node: kube-scheduler scores nothing, nor does explain.
+TEST_F(ExplainTest, NoScoreTableWithOneFeasibleNode) {
+  AddNode(NodeWithCpu("a", "4").Build());
+  AddPod(MakePod("p").Cpu("1").Build());
+  const ExplainResult r = Explain("p");
+  ASSERT_TRUE(r.fits_node.has_value());
+  EXPECT_TRUE(r.scores.empty());
 }
 
 }  // namespace
