@@ -16,34 +16,44 @@
 
   var holder = document.getElementById('kpsim-data');
   if (!holder) return;
-  var data;
-  try {
-    data = JSON.parse(holder.textContent);
-  } catch (err) {
-    return;
-  }
+  var data, chart, model, mode, measure;
   crossHighlight();
   pagedTables();
   steppers();
   window.addEventListener('hashchange', openFromHash);
   openFromHash();
   if (document.body.getAttribute('data-kind') !== 'simulate') return;
-  var chart = document.getElementById('timeline-chart');
+  chart = document.getElementById('timeline-chart');
   if (!chart) return;
+  readEmbedded(holder).then(function (text) {
+    data = JSON.parse(text);
+    model = buildModel(data);
+    // The axis: simulated time, or event order when every event happened at one instant (the
+    // book profile) or when the page's URL ends in #order.
+    mode = model.maxTime > 0 && location.hash !== '#order' ? 'time' : 'sequence';
+    measure = textMeasurer('12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif');
+    drawControls();
+    drawLegend();
+    draw();
+    var resizeTimer = null;
+    window.addEventListener('resize', function () {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(draw, 150);
+    });
+  }).catch(function () { /* no data, no chart: the tables stand alone */ });
 
-  var model = buildModel(data);
-  // The axis: simulated time, or event order when every event happened at one instant (the
-  // book profile) or when the page's URL ends in #order.
-  var mode = model.maxTime > 0 && location.hash !== '#order' ? 'time' : 'sequence';
-  var measure = textMeasurer('12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif');
-  drawControls();
-  drawLegend();
-  draw();
-  var resizeTimer = null;
-  window.addEventListener('resize', function () {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(draw, 150);
-  });
+  // The text of an embedded JSON script (the run's data, a long table's rows): verbatim, or, when
+  // the page wrote it deflated and base64-encoded (render_html.cc EmbedJson, past 1 MiB),
+  // decoded with the browser's DecompressionStream. Resolves with the JSON text.
+  function readEmbedded(el) {
+    var text = el.textContent;
+    if (el.getAttribute('data-encoding') !== 'deflate-base64') return Promise.resolve(text);
+    var binary = atob(text);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Response(stream).text();
+  }
 
   // ------------------------------------------------------------------------------------------
   // The model: per pod, the intervals the events delimit.
@@ -176,13 +186,17 @@
 
     var nodes = [];
     var nodeInfo = {};
+    var seen = Object.create(null);
     (d.nodes || []).forEach(function (nd) {
       nodes.push(nd.node);
       nodeInfo[nd.node] = nd;
+      seen[nd.node] = true;
     });
     pods.forEach(function (p) {
       p.segs.forEach(function (s) {
-        if (nodes.indexOf(s.node) < 0) nodes.push(s.node);
+        if (seen[s.node]) return;
+        seen[s.node] = true;
+        nodes.push(s.node);
       });
     });
     var priorities = [];
@@ -755,13 +769,16 @@
   function openFromHash() {
     var id = location.hash.slice(1);
     if (id.indexOf('pod-') === 0 && !document.getElementById(id)) {
-      var wraps = document.querySelectorAll('.table-wrap.paged');
-      for (var i = 0; i < wraps.length; i++) {
-        if (!wraps[i].kpsimReveal || !wraps[i].kpsimReveal(id)) continue;
-        var row = document.getElementById(id);
-        if (row && row.scrollIntoView) row.scrollIntoView();
-        return;
-      }
+      var wraps = Array.prototype.filter.call(document.querySelectorAll('.table-wrap.paged'),
+                                              function (w) { return !!w.kpsimReveal; });
+      (function next(i) {
+        if (i >= wraps.length) return;
+        wraps[i].kpsimReveal(id).then(function (found) {
+          if (!found) return next(i + 1);
+          var row = document.getElementById(id);
+          if (row && row.scrollIntoView) row.scrollIntoView();
+        });
+      })(0);
       return;
     }
     if (id.indexOf('decision-') !== 0 && id.indexOf('attempt-') !== 0) return;
@@ -804,7 +821,7 @@
     if (!holder || !table || !table.tBodies.length) return;
     var tbody = table.tBodies[0];
     var total = Number(wrap.getAttribute('data-total')) || 0;
-    var rows = null, view = null, page = 0, words = [], sortCol = -1, sortDir = 1;
+    var rows = null, ready = null, view = null, page = 0, words = [], sortCol = -1, sortDir = 1;
 
     var bar = document.createElement('div');
     bar.className = 'pager';
@@ -832,10 +849,14 @@
       return html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
         .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
     }
+    // Resolves once `rows` holds every row (read on first use).
     function load() {
-      if (rows) return;
-      var list = JSON.parse(holder.textContent);
-      rows = list.map(function (html) { return {html: html, text: null, cells: null}; });
+      if (!ready) {
+        ready = readEmbedded(holder).then(function (text) {
+          rows = JSON.parse(text).map(function (html) { return {html: html, text: null, cells: null}; });
+        });
+      }
+      return ready;
     }
     function textOf(r) {
       if (r.text === null) r.text = plain(r.html).toLowerCase();
@@ -852,7 +873,9 @@
       return c !== 0 ? c * sortDir : a - b;
     }
     function refresh() {
-      load();
+      return load().then(show);
+    }
+    function show() {
       view = [];
       for (var i = 0; i < rows.length; i++) {
         var t = words.length ? textOf(rows[i]) : '';
@@ -887,19 +910,19 @@
     // Shows the page holding the row with this id (a #pod-N address past the first rows), with
     // the search cleared; false when no row of this table has it.
     wrap.kpsimReveal = function (id) {
-      load();
-      var needle = 'id="' + id + '"';
-      for (var i = 0; i < rows.length; i++) {
-        if (rows[i].html.indexOf(needle) < 0) continue;
-        words = [];
-        search.value = '';
-        refresh();
-        var at = view.indexOf(i);
-        page = Math.floor(Math.max(0, at) / PAGE);
-        refresh();
-        return true;
-      }
-      return false;
+      return load().then(function () {
+        var needle = 'id="' + id + '"';
+        for (var i = 0; i < rows.length; i++) {
+          if (rows[i].html.indexOf(needle) < 0) continue;
+          words = [];
+          search.value = '';
+          show();
+          page = Math.floor(Math.max(0, view.indexOf(i)) / PAGE);
+          show();
+          return true;
+        }
+        return false;
+      });
     };
     var heads = table.tHead ? table.tHead.rows[0].cells : [];
     for (var h = 0; h < heads.length; h++) {

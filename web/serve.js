@@ -124,11 +124,20 @@
       });
   }
 
-  // The JSON a report page embeds (#kpsim-data): the exact `simulate -o json` of the run.
+  // The JSON a report page embeds (#kpsim-data): the exact `simulate -o json` of the run, written
+  // deflated and base64-encoded past 1 MiB (as web/app.js readEmbedded decodes it). Resolves with
+  // the parsed JSON, or null.
   function embeddedJson(html) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
     var holder = doc.getElementById('kpsim-data');
-    return holder ? JSON.parse(holder.textContent) : null;
+    if (!holder) return Promise.resolve(null);
+    var text = holder.textContent;
+    if (holder.getAttribute('data-encoding') !== 'deflate-base64') return Promise.resolve(JSON.parse(text));
+    var binary = atob(text);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Response(stream).json();
   }
 
   function run() {
@@ -144,8 +153,12 @@
                     options: options() };
     post('/api/simulate', request, controller.signal)
       .then(function (html) {
-        if (seq !== state.seq) return;  // a newer run was asked for meanwhile
-        var json = embeddedJson(html);
+        if (seq !== state.seq) return null;  // a newer run was asked for meanwhile
+        return embeddedJson(html).then(function (json) { return { html: html, json: json }; });
+      })
+      .then(function (answer) {
+        if (!answer || seq !== state.seq) return;
+        var html = answer.html, json = answer.json;
         state.prev = state.cur;
         state.cur = { html: html, json: json, label: asked, request: request };
         var ms = Math.round(performance.now() - started);

@@ -256,6 +256,39 @@ test('-o html files: the stepper, the score table and a #pod-N address past the 
   await file.close();
 });
 
+test('-o html past 1 MiB: the deflated data and rows still draw the timeline, page, search and reveal', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kpsim-e2e-'));
+  let yaml = 'apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\nstatus:\n  allocatable: {cpu: "5000", memory: 300Gi, pods: "5000"}\n';
+  for (let i = 0; i < 4000; i++) {
+    yaml += `---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p-${String(i).padStart(4, '0')}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: "1"}}}]\n`;
+  }
+  writeFileSync(join(dir, 'big.yaml'), yaml);
+  const sim = spawnSync(kpsim, ['simulate', join(dir, 'big.yaml'), '-o', 'html'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(sim.status, 0, sim.stderr);
+  // The run's JSON (past 1 MiB) and the long tables' rows are embedded deflated.
+  assert.match(sim.stdout, /id="kpsim-data" data-encoding="deflate-base64"/);
+  assert.match(sim.stdout, /class="table-rows" data-encoding="deflate-base64"/);
+  writeFileSync(join(dir, 'big.html'), sim.stdout);
+  const file = await browser.newPage({ viewport: { width: 1300, height: 900 } });
+  const errors = [];
+  file.on('pageerror', (err) => errors.push(String(err)));
+  file.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  await file.goto('file://' + join(dir, 'big.html'));
+  await file.locator('#timeline-chart svg g.pod').first().waitFor();
+  const pods = file.locator('#pods .table-wrap.paged');
+  await pods.locator('.pager button', { hasText: 'next' }).click();
+  await file.locator('#pods .pager-info', { hasText: 'rows 201–400 of 4000' }).waitFor();
+  await pods.locator('.pager input').fill('p-2345');
+  await file.locator('#pods .pager-info', { hasText: 'rows 1–1 of 1 (of 4000)' }).waitFor();
+  assert.match(await pods.locator('tbody').textContent(), /p-2345/);
+  // #pod-N of a row on a later page (pods are listed in input order) turns the pager there.
+  await file.goto('file://' + join(dir, 'big.html') + '#pod-2500');
+  await file.locator('#pod-2500').waitFor();
+  assert.match(await file.locator('#pod-2500').innerText(), /p-2500/);
+  assert.deepEqual(errors, []);
+  await file.close();
+});
+
 test('a bad input says so without breaking the page', async () => {
   const before = await status();
   await page.fill('#editor', 'kind: Pod\nmetadata: [not, a, map\n');

@@ -15,6 +15,7 @@
 #include "kpsim/io.h"
 #include "kpsim/report.h"
 #include "kpsim/results.h"
+#include "report/deflate.h"
 #include "report/render_test_util.h"
 
 namespace kpsim::report {
@@ -152,6 +153,46 @@ TEST(RenderSimulationHtmlTest, EmbedsTheExactJsonOutput) {
   ASSERT_FALSE(data.empty());
   EXPECT_EQ(Unescape(data), json);
   EXPECT_EQ(ordered_json::parse(data), ordered_json::parse(json));
+}
+
+// Past 1 MiB the run's JSON is embedded deflated and base64-encoded, and inflates to exactly the
+// JSON output; so do the rows of a long table.
+TEST(RenderSimulationHtmlTest, LargeRunsEmbedTheirJsonDeflated) {
+  SimulationResult sim = Cascade();
+  for (int i = 0; i < 12000; ++i) {
+    PodOutcome p;
+    p.pod = "default/filler-" + std::to_string(i);
+    p.state = PodState::kPending;
+    p.reason = "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No "
+               "preemption victims found for incoming pod.";
+    sim.pods.push_back(p);
+  }
+  const std::string json = RenderSimulationJson(Report(&sim));
+  ASSERT_GT(json.size(), std::size_t{1} << 20);
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  const std::string open = "<script type=\"application/json\" id=\"kpsim-data\" data-encoding=\"deflate-base64\">";
+  const std::size_t at = html.find(open);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t start = at + open.size();
+  const std::optional<std::string> data = InflateBase64(html.substr(start, html.find("</script>", start) - start));
+  ASSERT_TRUE(data.has_value());
+  EXPECT_EQ(*data, json);
+  EXPECT_LT(html.size() * 4, json.size()) << "the page is much smaller than its JSON";
+  // The pods table's rows (12001 of them) come deflated too, and hold every pod.
+  const std::string rows_open = "<script type=\"application/json\" class=\"table-rows\" data-encoding=\"deflate-base64\">";
+  const std::size_t rows_at = html.find(rows_open);
+  ASSERT_NE(rows_at, std::string::npos);
+  const std::size_t rows_start = rows_at + rows_open.size();
+  const std::optional<std::string> rows =
+      InflateBase64(html.substr(rows_start, html.find("</script>", rows_start) - rows_start));
+  ASSERT_TRUE(rows.has_value());
+  const ordered_json parsed = ordered_json::parse(*rows);
+  ASSERT_TRUE(parsed.is_array());
+  EXPECT_GE(parsed.size(), 12001u);
+  EXPECT_NE(rows->find("default/filler-11999"), std::string::npos);
+  // A small run stays plain.
+  const SimulationResult small = Cascade();
+  EXPECT_EQ(RenderSimulationHtml(Report(&small)).find("data-encoding=\"deflate-base64\">"), std::string::npos);
 }
 
 TEST(RenderSimulationHtmlTest, IdenticalInputGivesByteIdenticalPages) {
