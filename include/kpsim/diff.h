@@ -79,9 +79,15 @@ std::string RenderDiffText(const RunDiff& diff);
 // `placements` and `waits` (each `a` and `b`: `pod`, `state`, `node`, `wait`; null where absent).
 std::string RenderDiffJson(const RunDiff& diff);
 
+// HTML: a self-contained page of the same tables (the JSON above embedded, as the report embeds
+// its run's).
+std::string RenderDiffHtml(const RunDiff& diff);
+
 // `simulate --compare`: the base run (every diff's A) against each setting (their B), in order.
 std::string RenderCompareText(std::span<const RunDiff> diffs);
 // JSON: `base` (the figures of A) and `comparisons`, one `RenderDiffJson` object per setting.
 std::string RenderCompareJson(std::span<const RunDiff> diffs);
+// HTML: one section per setting, as RenderDiffHtml draws a diff.
+std::string RenderCompareHtml(std::span<const RunDiff> diffs);
 
 }  // namespace kpsim::report

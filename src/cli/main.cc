@@ -173,8 +173,9 @@ int RunDiff(const std::vector<std::string>& files, const std::string& output,
     std::cerr << "kpsim: diff: " << diff.error().message << "\n";
     return kExitUsage;
   }
-  std::cout << (output == "json" ? kpsim::report::RenderDiffJson(*diff)
-                                 : kpsim::report::RenderDiffText(*diff));
+  std::cout << (output == "json"   ? kpsim::report::RenderDiffJson(*diff)
+                : output == "html" ? kpsim::report::RenderDiffHtml(*diff)
+                                   : kpsim::report::RenderDiffText(*diff));
   return kExitOk;
 }
 
@@ -183,10 +184,6 @@ int RunDiff(const std::vector<std::string>& files, const std::string& output,
 // diagnostics go to stderr as a plain simulate's would.
 int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, const EngineFlags& engine,
                const std::vector<std::string>& settings) {
-  if (common.output == "html") {
-    std::cerr << "kpsim: --compare writes text or json (-o text, -o json)\n";
-    return kExitUsage;
-  }
   CommonFlags as_json = common;
   as_json.output = "json";
   std::vector<std::pair<CommonFlags, EngineFlags>> variants;
@@ -233,8 +230,9 @@ int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, con
     }
     diffs.push_back(std::move(*diff));
   }
-  std::cout << (common.output == "json" ? kpsim::report::RenderCompareJson(diffs)
-                                        : kpsim::report::RenderCompareText(diffs));
+  std::cout << (common.output == "json"   ? kpsim::report::RenderCompareJson(diffs)
+                : common.output == "html" ? kpsim::report::RenderCompareHtml(diffs)
+                                          : kpsim::report::RenderCompareText(diffs));
   return kExitOk;
 }
 
@@ -493,7 +491,7 @@ int main(int argc, char** argv) {
   CLI::App* diff_cmd = app.add_subcommand(
       "diff", "Compare two saved runs (simulate -o json): victims, placements, waits, PDB violations");
   diff_cmd->add_option("-o,--output", diff_output, "Output format")
-      ->check(CLI::IsMember(std::vector<std::string>{"text", "json"}))
+      ->check(CLI::IsMember(std::vector<std::string>{"text", "json", "html"}))
       ->default_str("text");
   diff_cmd->add_option("runs", diff_files, "Two files written by kpsim simulate -o json (A, then B)")
       ->required()

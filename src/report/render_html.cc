@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kpsim/diff.h"
 #include "kpsim/explain.h"
 #include "kpsim/report.h"
 #include "report/deflate.h"
@@ -962,6 +963,82 @@ std::string ExplainBody(const Json& data) {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// diff (two saved runs, or simulate --compare): the JSON `kpsim diff -o json` prints, as tables.
+
+std::string RunTitle(const Json& f) {
+  return fmt::format("<b>{}</b> <span class=\"note\">profile {}, seed {}, ended at {}s ({})</span>",
+                     Esc(Text(f, "label")), Esc(Text(f, "profile")), Dash(Text(f, "seed")),
+                     Esc(Text(f, "endTime")), Esc(Text(f, "endReason")));
+}
+
+std::string PlacementCell(const Json& side) {
+  if (!side.is_object()) return "<i>absent</i>";
+  const std::string node = Text(side, "node");
+  return StateBadge(Text(side, "state")) + (node.empty() ? "" : " on " + Esc(node));
+}
+
+std::string WaitCell(const Json& side) {
+  if (!side.is_object() || !Get(side, "wait").is_number()) return "–";
+  return fmt::format("{:.3f}s{}", Get(side, "wait").get<double>(),
+                     Text(side, "state") == "Pending" ? " (still pending)" : "");
+}
+
+// The pod's name in A, with B's when the runs named it differently.
+std::string ChangedPod(const Json& change) {
+  const Json& a = Get(change, "a");
+  const Json& b = Get(change, "b");
+  if (!a.is_object()) return PodRef(Text(b, "pod")) + " <span class=\"note\">(B only)</span>";
+  if (!b.is_object()) return PodRef(Text(a, "pod")) + " <span class=\"note\">(A only)</span>";
+  if (Text(a, "pod") == Text(b, "pod")) return PodRef(Text(a, "pod"));
+  return PodRef(Text(a, "pod")) + " <span class=\"note\">(B: " + PodRef(Text(b, "pod")) + ")</span>";
+}
+
+std::string VictimsOnly(const Json& victims, std::string_view side) {
+  if (victims.empty()) return fmt::format("<p>Victims only in {}: none.</p>\n", side);
+  Table table("diff-victims", {"Pod", "Node", "Preempted by", "At", "PDB violation"});
+  for (const Json& v : victims) {
+    table.Row({PodRef(Text(v, "pod")), Dash(Text(v, "node")), PodRef(Text(v, "by")),
+               Esc(Text(v, "time")) + "s", Flag(v, "pdbViolation") ? Badge("pdb", "yes") : "no"});
+  }
+  return fmt::format("<p>Victims only in {} ({}):</p>\n", side, victims.size()) + table.Render();
+}
+
+// One comparison: the figures side by side (changed rows marked), then each list of differences.
+std::string DiffBody(const Json& d) {
+  const Json& a = Get(d, "a");
+  const Json& b = Get(d, "b");
+  std::string out = "<p>A: " + RunTitle(a) + "<br>B: " + RunTitle(b) + "</p>\n";
+  Table figures("diff-figures", {"", "A", "B"});
+  const auto row = [&](std::string_view what, const char* key) {
+    const std::string x = Text(a, key), y = Text(b, key);
+    figures.Row({std::string(what), Dash(x), Dash(y)}, x == y ? "" : "class=\"changed-row\"");
+  };
+  row("victims", "victims");
+  row("PDB violations", "pdbViolations");
+  row("PDBs broken", "pdbsBroken");
+  row("evictions", "evictions");
+  row("decisions", "decisions");
+  row("running at end", "running");
+  row("pending at end", "pending");
+  out += figures.Render();
+  if (Flag(d, "identical")) {
+    return out + "<p>No differences in victims, placements, waits or PDB violations.</p>\n";
+  }
+  out += VictimsOnly(Items(d, "victimsOnlyInA"), "A") + VictimsOnly(Items(d, "victimsOnlyInB"), "B");
+  Table placements("diff-placements", {"Pod", "A", "B"});
+  for (const Json& c : Items(d, "placements")) {
+    placements.Row({ChangedPod(c), PlacementCell(Get(c, "a")), PlacementCell(Get(c, "b"))});
+  }
+  out += fmt::format("<h3>Placements that differ ({})</h3>\n", Items(d, "placements").size()) +
+         (placements.Empty() ? "<p class=\"note\">None.</p>\n" : placements.Render());
+  Table waits("diff-waits", {"Pod", "A", "B"});
+  for (const Json& c : Items(d, "waits")) waits.Row({ChangedPod(c), WaitCell(Get(c, "a")), WaitCell(Get(c, "b"))});
+  out += fmt::format("<h3>Waits that differ ({})</h3>\n", Items(d, "waits").size()) +
+         (waits.Empty() ? "<p class=\"note\">None.</p>\n" : waits.Render());
+  return out;
+}
+
 // Parses our own JSON output; a parse failure (never expected) renders an empty object.
 Json Parse(const std::string& json) {
   Json parsed = Json::parse(json, nullptr, /*allow_exceptions=*/false);
@@ -973,6 +1050,27 @@ Json Parse(const std::string& json) {
 std::string RenderSimulationHtml(const RunReport& report) {
   const std::string json = RenderSimulationJson(report);
   return Page("simulate", "kpsim simulation report", SimulationBody(Parse(json), report.attempts), json);
+}
+
+std::string RenderDiffHtml(const RunDiff& diff) {
+  const std::string json = RenderDiffJson(diff);
+  const Json d = Parse(json);
+  const std::string body = "<header class=\"top\">\n<h1>kpsim diff</h1>\n</header>\n" +
+                           Section("diff", "What differs from A to B", DiffBody(d));
+  return Page("diff", "kpsim diff", body, json);
+}
+
+std::string RenderCompareHtml(std::span<const RunDiff> diffs) {
+  const std::string json = RenderCompareJson(diffs);
+  const Json d = Parse(json);
+  std::string body = "<header class=\"top\">\n<h1>kpsim simulate --compare</h1>\n</header>\n";
+  const Json& comparisons = Items(d, "comparisons");
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    body += Section(fmt::format("compare-{}", i + 1),
+                    fmt::format("A (as given) against B ({})", Text(Get(comparisons[i], "b"), "label")),
+                    DiffBody(comparisons[i]));
+  }
+  return Page("compare", "kpsim simulate --compare", body, json);
 }
 
 std::string RenderExplainHtml(const ExplainResult& explain,

@@ -718,7 +718,25 @@ if grep -q "B: seed=2" "$WORK/out"; then ok "simulate --compare text names the s
 expect_rc "simulate --compare with an unknown key" 2 simulate "$EX/cascade.yaml" --compare colour=blue
 if grep -q "unknown setting colour" "$WORK/err"; then ok "--compare names the unknown key"; else fail "--compare: no message for the unknown key"; fi
 expect_rc "simulate --compare with a bad value" 2 simulate "$EX/cascade.yaml" --compare seed=-1
-expect_rc "simulate --compare -o html" 2 simulate -o html "$EX/cascade.yaml" --compare seed=2
+# -o html: a page of the same tables, embedding exactly what -o json prints.
+embedded_json() {
+  python3 -c 'import json,re,sys; m=re.search(r"<script type=\"application/json\" id=\"kpsim-data\">(.*?)</script>", open(sys.argv[1]).read(), re.S); print(json.dumps(json.loads(m.group(1)), sort_keys=True))' "$1" 2>/dev/null
+}
+expect_rc "simulate --compare -o html" 0 simulate -o html "$EX/pdb-protected.yaml" --compare profile=book
+cp "$WORK/out" "$WORK/compare.html"
+run simulate -o json "$EX/pdb-protected.yaml" --compare profile=book
+if grep -q '<section id="compare-1">' "$WORK/compare.html" && grep -q 'A (as given) against B (profile=book)' "$WORK/compare.html" &&
+   [ "$(embedded_json "$WORK/compare.html")" = "$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True))' "$WORK/out")" ]; then
+  ok "simulate --compare -o html: a section per setting, embedding the -o json output"
+else
+  fail "simulate --compare -o html lacks its section or its embedded JSON differs from -o json"
+fi
+expect_rc "diff html" 0 diff -o html "$WORK/run-default.json" "$WORK/run-book.json"
+if grep -q '<table class="diff-figures">' "$WORK/out" && grep -q 'class="changed-row"' "$WORK/out" && grep -q 'data-pod="default/report"' "$WORK/out"; then
+  ok "diff -o html: the figures with the changed rows marked, and the pod placed differently"
+else
+  fail "diff -o html lacks the figures, the changed rows or default/report"
+fi
 
 # --compare takes one argument: the words after it are files again.
 expect_rc "simulate --compare then two files" 0 simulate -o json --compare seed=2 "$EX/cascade.yaml" "$EX/never-preempt.yaml"

@@ -127,6 +127,17 @@ TEST(DiffRunsTest, VictimPlacementAndWaitDifferencesAreListed) {
   const std::string text = RenderDiffText(*diff);
   EXPECT_NE(text.find("Victims only in A (1):"), std::string::npos) << text;
   EXPECT_NE(text.find("default/web-x1y2z (A only)"), std::string::npos) << text;
+  // HTML: the same lists as tables, the changed figures marked, the JSON embedded.
+  const std::string html = RenderDiffHtml(*diff);
+  EXPECT_NE(html.find("<tr class=\"changed-row\"><td>PDB violations</td><td>0</td><td>1</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td>decisions</td>"), std::string::npos) << "equal figures are not marked";
+  EXPECT_NE(html.find("Victims only in A (1):"), std::string::npos);
+  EXPECT_NE(html.find("data-pod=\"default/web-x1y2z\">default/web-x1y2z</span> <span class=\"note\">(A only)"),
+            std::string::npos);
+  EXPECT_NE(html.find("<h3>Waits that differ (1)</h3>"), std::string::npos);
+  EXPECT_NE(html.find("<td>10.000s</td><td>2.000s</td>"), std::string::npos);
+  EXPECT_NE(html.find("data-kind=\"diff\""), std::string::npos);
 }
 
 TEST(DiffRunsTest, PendingPodsWaitUntilTheEnd) {
