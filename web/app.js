@@ -829,14 +829,9 @@
     search.type = 'search';
     search.placeholder = 'search ' + total + ' rows';
     search.setAttribute('aria-label', 'search the rows of this table');
-    var prev = document.createElement('button');
-    prev.type = 'button';
-    prev.textContent = '\u2039 previous';
-    var next = document.createElement('button');
-    next.type = 'button';
-    next.textContent = 'next \u203a';
-    var info = document.createElement('span');
-    info.className = 'pager-info';
+    var prev = element('button', '', '\u2039 previous');
+    var next = element('button', '', 'next \u203a');
+    var info = element('span', 'pager-info', '');
     bar.appendChild(search);
     bar.appendChild(prev);
     bar.appendChild(next);
@@ -943,6 +938,15 @@
   // Capacity steppers (render_capacity.cc): the page holds every frame of "remove all, then
   // reprieve" beside the naive order; the script shows one at a time with Previous and Next.
 
+  // A new element of the page's controls (a button is of type button: it submits nothing).
+  function element(tag, cls, content) {
+    var el = document.createElement(tag);
+    if (tag === 'button') el.type = 'button';
+    if (cls) el.className = cls;
+    if (content) el.textContent = content;
+    return el;
+  }
+
   function steppers() {
     var all = document.querySelectorAll('.stepper');
     for (var i = 0; i < all.length; i++) stepper(all[i]);
@@ -952,18 +956,10 @@
     var frames = box.querySelectorAll('.cap-step');
     if (frames.length < 2) return;
     var at = 0;
-    var nav = document.createElement('div');
-    nav.className = 'stepper-nav';
-    var prev = document.createElement('button');
-    prev.type = 'button';
-    prev.className = 'step-prev';
-    prev.textContent = '\u25c0 Previous';
-    var next = document.createElement('button');
-    next.type = 'button';
-    next.className = 'step-next';
-    next.textContent = 'Next \u25b6';
-    var label = document.createElement('span');
-    label.className = 'stepper-label';
+    var nav = element('div', 'stepper-nav', '');
+    var prev = element('button', 'step-prev', '\u25c0 Previous');
+    var next = element('button', 'step-next', 'Next \u25b6');
+    var label = element('span', 'stepper-label', '');
     nav.appendChild(prev);
     nav.appendChild(label);
     nav.appendChild(next);
