@@ -3,8 +3,9 @@
 // end), nominations, Preempted markers with arrows from the preemptor, Scenario steps as dashed
 // lines, and the pending pods of the scheduling queue. It decides nothing about scheduling: every
 // bar, marker and arrow stands for one event or one pod outcome of the JSON, placed on an axis. It
-// also cross-highlights a pod in the timeline and the tables. Plain ES5, no network, works from a
-// file:// URL.
+// also cross-highlights a pod in the timeline and the tables, pages long tables and steps through
+// the capacity steppers. ES5 plus Promise (and DecompressionStream for pages past 1 MiB), no
+// network, works from a file:// URL.
 (function () {
   'use strict';
 
@@ -45,14 +46,17 @@
   // The text of an embedded JSON script (the run's data, a long table's rows): verbatim, or, when
   // the page wrote it deflated and base64-encoded (render_html.cc EmbedJson, past 1 MiB),
   // decoded with the browser's DecompressionStream. Resolves with the JSON text.
+  // A browser without DecompressionStream rejects (the page's tables and their first rows stand).
   function readEmbedded(el) {
-    var text = el.textContent;
-    if (el.getAttribute('data-encoding') !== 'deflate-base64') return Promise.resolve(text);
-    var binary = atob(text);
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
-    return new Response(stream).text();
+    return Promise.resolve().then(function () {
+      var text = el.textContent;
+      if (el.getAttribute('data-encoding') !== 'deflate-base64') return text;
+      var binary = atob(text);
+      var bytes = new Uint8Array(binary.length);
+      for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+      return new Response(stream).text();
+    });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -676,11 +680,18 @@
       box.appendChild(b);
     });
     var hint = document.createElement('span');
+    hint.id = 'timeline-hint';
+    hint.style.marginLeft = '12px';
+    box.appendChild(hint);
+    drawHint();
+  }
+
+  function drawHint() {
+    var hint = document.getElementById('timeline-hint');
+    if (!hint) return;
     hint.textContent = inServe() ? 'Hover a pod to highlight it everywhere; click a pod or a marker to explain it.'
                                  : 'Hover a pod to highlight it everywhere; click it to open its explained attempt ' +
                                    '(or its row), a marker to open its attempt.';
-    hint.style.marginLeft = '12px';
-    box.appendChild(hint);
   }
 
   function drawLegend() {
@@ -730,19 +741,41 @@
     return document.getElementById('attempt-' + e.round);
   }
 
-  // Makes a click on `el` open `target` (a folding block); false when there is none.
+  // Makes a click on `el` open `target` (a folding block), and in kpsim serve ask for the explain
+  // of event `e`'s attempt; false when the page itself has nothing to open.
   function linkTo(el, target, e) {
-    if (!target && !(e && inServe())) return false;
-    el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
+    if (!target && !e) return false;
+    if (target) markLink(el);
+    else el.setAttribute('data-explain', '');  // a link once kpsim serve says it frames the page
     el.addEventListener('click', function (ev) {
       ev.stopPropagation();
       if (e && inServe()) openExplain(e.reason === 'Preempted' && e.by ? e.by : e.pod, e.round, null);
       if (target) showDecision(target);
     });
-    return true;
+    return !!target;
   }
 
-  function inServe() { return window.parent !== window; }
+  function markLink(el) {
+    el.setAttribute('class', ((el.getAttribute('class') || '') + ' decision-link').trim());
+  }
+
+  // kpsim serve frames the report and says so (a message from the framing page with the run's
+  // id); only then do clicks ask it for an explain. Framed anywhere else, the page keeps its own
+  // links and sends nothing.
+  var servedRun = null;
+  window.addEventListener('message', function (ev) {
+    if (ev.source !== window.parent || window.parent === window) return;
+    if (!ev.data || ev.data.kpsim !== 'serve' || typeof ev.data.run !== 'number') return;
+    servedRun = ev.data.run;
+    var waiting = document.querySelectorAll('[data-explain]');
+    for (var i = 0; i < waiting.length; i++) {
+      waiting[i].removeAttribute('data-explain');
+      markLink(waiting[i]);
+    }
+    drawHint();
+  });
+
+  function inServe() { return servedRun !== null; }
 
   // Makes `el` (a FailedScheduling marker) open the explain of its event's attempt.
   function linkAttempt(el, e) {
@@ -790,8 +823,8 @@
   // (or the pod's first one) with every node and candidate; in a file, the page's own block.
   // Returns false when neither can show it.
   function openExplain(pod, round, block) {
-    if (window.parent !== window) {
-      window.parent.postMessage({kpsim: 'explain', pod: pod, attempt: round > 0 ? round : 0}, '*');
+    if (inServe()) {
+      window.parent.postMessage({kpsim: 'explain', run: servedRun, pod: pod, attempt: round > 0 ? round : 0}, '*');
       return true;
     }
     if (!block) block = document.querySelector('details.attempt[data-subject="' + cssQuote(pod) + '"]');

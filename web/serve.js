@@ -160,7 +160,7 @@
         if (!answer || seq !== state.seq) return;
         var html = answer.html, json = answer.json;
         state.prev = state.cur;
-        state.cur = { html: html, json: json, label: asked, request: request };
+        state.cur = { id: seq, html: html, json: json, label: asked, request: request };
         var ms = Math.round(performance.now() - started);
         return show(seq).then(function () {
           if (seq !== state.seq) return;
@@ -212,11 +212,20 @@
   // A click on a pod or a marker in a report asks (postMessage, web/app.js openExplain) for the
   // explain of that attempt (or the pod's first one): the server explains it over the same files
   // and options as that run, and the page shows it above the runs.
+  // The reports learn that this page frames them (and which run they show) when they load; the
+  // run id a click echoes picks the files and options it was made with, even if a newer run has
+  // replaced it in the frame meanwhile.
+  ['frame-cur', 'frame-prev'].forEach(function (id) {
+    $(id).addEventListener('load', function () {
+      var run = id === 'frame-cur' ? state.cur : state.prev;
+      if (run && $(id).contentWindow) $(id).contentWindow.postMessage({ kpsim: 'serve', run: run.id }, '*');
+    });
+  });
   window.addEventListener('message', function (ev) {
     var m = ev.data;
     if (!m || m.kpsim !== 'explain' || typeof m.pod !== 'string') return;
-    var run = ev.source === $('frame-cur').contentWindow ? state.cur
-            : ev.source === $('frame-prev').contentWindow ? state.prev : null;
+    if (ev.source !== $('frame-cur').contentWindow && ev.source !== $('frame-prev').contentWindow) return;
+    var run = [state.cur, state.prev].filter(function (r) { return r && r.id === m.run; })[0];
     if (run && run.request) explain(run, m.pod, m.attempt);
   });
 

@@ -128,6 +128,16 @@ std::string Frame(const NodeView& node, const std::string& caption, const std::v
   return out + "</div>";
 }
 
+// At most this many bars in one stepper (frames x bars per frame, both sides).
+constexpr std::size_t kStepperBars = 4000;
+
+// What the summary counts: pods, or victim units when a disruptionMode `all` group goes as one
+// (select_victims.cc UnitName).
+std::string Units(std::size_t n, bool groups) {
+  if (groups) return n == 1 ? "1 victim unit" : fmt::format("{} victim units", n);
+  return n == 1 ? "1 pod" : fmt::format("{} pods", n);
+}
+
 std::string PodList(const std::vector<std::string>& pods) {
   std::string out;
   for (const std::string& p : pods) out += (out.empty() ? "" : ", ") + Esc(ShortName(p));
@@ -151,8 +161,6 @@ std::string CandidateCapacity(const Json& explain, const Json& candidate, bool s
   const Json& steps = Items(candidate, "steps");
   if (!allocatable.is_object() || steps.empty() || Text(steps[0], "pod").empty()) return {};
   NodeView node{&allocatable, StripResources(Get(explain, "requests"))};
-  std::set<std::string> victims;
-  for (const Json& v : Items(candidate, "victims")) victims.insert(Text(v));
 
   const Slice incoming{Text(explain, "pod"), Count(explain, "priority"), &Get(explain, "requests"), false,
                        Mark::kIncoming};
@@ -160,18 +168,25 @@ std::string CandidateCapacity(const Json& explain, const Json& candidate, bool s
   for (const Json& p : Items(candidate, "staying")) {
     staying.push_back(Slice{Text(p, "pod"), Count(p, "priority"), &Get(p, "requests")});
   }
-  std::vector<Slice> lower;  // the steps' pods, most important first
+  // The steps' victim units (a pod, or a disruptionMode `all` group's pods on this node), most
+  // important first; a step that was not reprieved is a victim.
+  std::vector<Slice> lower;
+  std::size_t stopped = 0;
+  bool groups = false;
   for (const Json& st : steps) {
     lower.push_back(Slice{Text(st, "pod"), Count(st, "priority"), &Get(st, "requests"), Flag(st, "pdbViolating")});
+    if (!Flag(st, "reprieved")) ++stopped;
+    groups = groups || lower.back().pod.find("disruptionMode All") != std::string::npos;
   }
 
   // Before and after.
   std::vector<Slice> before = staying, after = staying;
-  for (Slice s : lower) {
-    if (victims.count(s.pod) != 0) {
-      s.mark = Mark::kVictim;
-    } else {
+  for (std::size_t i = 0; i < lower.size(); ++i) {
+    Slice s = lower[i];
+    if (Flag(steps[i], "reprieved")) {
       after.push_back(s);
+    } else {
+      s.mark = Mark::kVictim;
     }
     before.push_back(s);
   }
@@ -182,13 +197,21 @@ std::string CandidateCapacity(const Json& explain, const Json& candidate, bool s
          Frame(node, fmt::format("<b>{}</b> before: the victims outlined in red", name), before) +
          Frame(node, fmt::format("<b>{}</b> after: {} placed", name, Esc(ShortName(incoming.pod))), after) +
          "</div>";
+  // The stepper redraws the node per frame: past a budget of bars (a node with hundreds of pods)
+  // the page would grow by megabytes per attempt, so it says where to see the steps instead.
+  const Json& naive = Items(candidate, "naiveVictims");
+  const std::size_t n = steps.size(), m = naive.size();
+  const std::size_t frames = std::max(n, m) + 1;
+  if (stepper && frames * (staying.size() + lower.size() + 1) * 2 > kStepperBars) {
+    out += fmt::format("<p class=\"note\">The step-by-step view is left out: {} steps over {} pods on the node. "
+                       "The table above lists every step.</p>",
+                       n, staying.size() + lower.size());
+    stepper = false;
+  }
   if (!stepper) return out + "</div>";
 
   // The stepper: frame k shows the reprieve after its k-th step and the naive order after its
   // k-th removal, each side holding its last frame once it is done.
-  const Json& naive = Items(candidate, "naiveVictims");
-  const std::size_t n = steps.size(), m = naive.size();
-  const std::size_t frames = std::max(n, m) + 1;
   out += fmt::format("<div class=\"stepper\" data-frames=\"{}\">", frames);
   std::vector<std::string> victims_so_far;
   std::size_t spared = 0;
@@ -247,10 +270,9 @@ std::string CandidateCapacity(const Json& explain, const Json& candidate, bool s
     out += "</div></div>";
   }
   out += "</div>";
-  const std::size_t stopped = Items(candidate, "victims").size();
-  out += fmt::format("<p class=\"cap-summary\">Remove all, then reprieve stops <b>{}</b> pod(s) and spares {}",
-                     stopped, spared);
-  if (m > 0) out += fmt::format("; removing the lowest priority first until it fits would stop <b>{}</b>", m);
+  out += fmt::format("<p class=\"cap-summary\">Remove all, then reprieve stops <b>{}</b> and spares {}",
+                     Units(stopped, groups), spared);
+  if (m > 0) out += fmt::format("; removing the lowest priority first until it fits would stop <b>{}</b>", Units(m, groups));
   out += ".</p>";
   return out + "</div>";
 }

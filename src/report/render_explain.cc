@@ -249,9 +249,12 @@ std::string RenderExplainText(const ExplainResult& explain,
       out += Table(rows, "  ");
     }
     if (!c.reprieved.empty()) out += fmt::format("  reprieved: {}\n", Join(c.reprieved, ", "));
-    if (!c.naive_victims.empty() && c.naive_victims.size() > c.victims.size()) {
-      out += fmt::format("  removing the lowest priority first until it fits would stop {} pod(s) instead of {}: {}\n",
-                         c.naive_victims.size(), c.victims.size(), Join(c.naive_victims, ", "));
+    // Both counts are of victim units (a pod, or a disruptionMode `all` group that goes as one).
+    const auto stopped = static_cast<std::size_t>(
+        std::count_if(c.steps.begin(), c.steps.end(), [](const ReprieveStep& s) { return !s.reprieved; }));
+    if (!c.naive_victims.empty() && c.naive_victims.size() > stopped) {
+      out += fmt::format("  removing the lowest priority first until it fits would stop {} instead of {}: {}\n",
+                         c.naive_victims.size(), stopped, Join(c.naive_victims, ", "));
     }
   }
   // Pod groups: the group cycle and workload-aware preemption.

@@ -792,15 +792,19 @@ std::string FilterPluginTable(const Json& data) {
   for (const Json& p : plugins) headers.push_back(Text(p));
   Table table("filter-plugins", headers);
   for (const Json& f : Items(data, "filter")) {
-    const std::string rejecting = Flag(f, "fits") ? "" : Text(f, "plugin");
+    const bool fits = Flag(f, "fits");
+    const std::string rejecting = fits ? "" : Text(f, "plugin");
+    std::string reasons;
+    for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
     std::vector<std::string> row = {Esc(Text(f, "node"))};
-    bool after = false;
-    for (const Json& p : plugins) {
+    // A node rejected with no plugin named was refused before the chain ran (an in-place resize's
+    // other nodes: "pod assigned to different node"): its first cell says so, the rest did not run.
+    bool after = !fits && rejecting.empty();
+    if (after) row.push_back(FilterBadge(f) + " " + reasons + " <span class=\"note\">(before the filter chain)</span>");
+    for (std::size_t i = row.size() - 1; i < plugins.size(); ++i) {
       if (after) {
         row.push_back("<span class=\"notrun\">not run</span>");
-      } else if (Text(p) == rejecting) {
-        std::string reasons;
-        for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
+      } else if (Text(plugins[i]) == rejecting) {
         row.push_back(FilterBadge(f) + " " + reasons);
         after = true;
       } else {

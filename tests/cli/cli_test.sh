@@ -720,7 +720,10 @@ if grep -q "unknown setting colour" "$WORK/err"; then ok "--compare names the un
 expect_rc "simulate --compare with a bad value" 2 simulate "$EX/cascade.yaml" --compare seed=-1
 # -o html: a page of the same tables, embedding exactly what -o json prints.
 embedded_json() {
-  python3 -c 'import json,re,sys; m=re.search(r"<script type=\"application/json\" id=\"kpsim-data\">(.*?)</script>", open(sys.argv[1]).read(), re.S); print(json.dumps(json.loads(m.group(1)), sort_keys=True))' "$1" 2>/dev/null
+  python3 -c 'import base64,json,re,sys,zlib
+m = re.search(r"<script type=\"application/json\" id=\"kpsim-data\"( data-encoding=\"deflate-base64\")?>(.*?)</script>", open(sys.argv[1]).read(), re.S)
+text = zlib.decompress(base64.b64decode(m.group(2))).decode() if m.group(1) else m.group(2)
+print(json.dumps(json.loads(text), sort_keys=True))' "$1" 2>/dev/null
 }
 expect_rc "simulate --compare -o html" 0 simulate -o html "$EX/pdb-protected.yaml" --compare profile=book
 cp "$WORK/out" "$WORK/compare.html"

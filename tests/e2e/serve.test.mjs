@@ -203,7 +203,7 @@ test('the chapter\'s minimise scene: a pod click opens its explain, whose steppe
   assert.match(await current.locator('.reprieve').innerText(), /stopped so far: big$/m);
   assert.match(await current.locator('.naive').innerText(), /now it fits[\s\S]*stopped so far: small-b, small-a, big/);
   assert.equal(await current.locator('.reprieve .seg.just-back').count(), 1);
-  assert.match(await explain.locator('.candidate.chosen .cap-summary').innerText(), /stops 1 pod\(s\) and spares 2; .* would stop 3/);
+  assert.match(await explain.locator('.candidate.chosen .cap-summary').innerText(), /stops 1 pod and spares 2; .* would stop 3 pods/);
   // The strips before and after: big outlined as the victim, api placed after.
   const pair = explain.locator('.candidate.chosen .capacity > .cap-pair');
   assert.equal(await pair.locator('.cap-frame').first().locator('.seg.victim[data-pod="default/big"]').count(), 1);
@@ -225,6 +225,14 @@ test('-o html files: the stepper, the score table and a #pod-N address past the 
   const stepper = file.locator('.stepper');
   await stepper.locator('.step-next').click();
   assert.equal(await stepper.locator('.stepper-label').textContent(), 'step 1 of 3');
+  // A report file: a click on a pod opens its explained attempt in the page (no server to ask).
+  const cascade = spawnSync(kpsim, ['simulate', join(root, 'examples/cascade.yaml'), '-o', 'html'], { encoding: 'utf8' });
+  assert.equal(cascade.status, 0, cascade.stderr);
+  writeFileSync(join(dir, 'cascade.html'), cascade.stdout);
+  await file.goto('file://' + join(dir, 'cascade.html'));
+  await file.locator('svg g.pod[data-pod="default/api"]').first().click();
+  await file.locator('details[open][data-subject="default/api"]').waitFor();
+  assert.match(await file.locator('details[open][data-subject="default/api"] .cap-summary').innerText(), /stops 1 pod/);
   // Two feasible nodes: the score table, per plugin, with the chosen node's total the highest.
   let yaml = '';
   for (const n of ['n1', 'n2']) {

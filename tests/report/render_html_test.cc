@@ -432,10 +432,58 @@ TEST(RenderExplainHtmlTest, StepperHasAFramePerStepBesideTheNaiveOrder) {
   EXPECT_NE(html.find("step 2, put back small-a (priority 10): it still fits, spared"), std::string::npos);
   EXPECT_NE(html.find("removed small-b: it still does not fit"), std::string::npos);
   EXPECT_NE(html.find("removed big: now it fits"), std::string::npos);
-  EXPECT_NE(html.find("stops <b>1</b> pod(s) and spares 2; removing the lowest priority first until it fits "
-                      "would stop <b>3</b>."),
+  EXPECT_NE(html.find("stops <b>1 pod</b> and spares 2; removing the lowest priority first until it fits "
+                      "would stop <b>3 pods</b>."),
             std::string::npos);
   EXPECT_NE(html.find("class=\"cap-legend\""), std::string::npos);
+}
+
+// A disruptionMode `all` unit is one step named by UnitName, not by a pod key: whether it is a
+// victim comes from the step, and the summary counts units.
+TEST(RenderExplainHtmlTest, CapacityStripsTakeAGroupUnitsVerdictFromItsStep) {
+  ExplainResult e = MinimizeExplain();
+  CandidateOutcome& c = e.candidates[0];
+  c.steps[0].pod = "default/big (with all 2 pods of pod group default/g, disruptionMode All)";
+  c.victims = {"default/big", "default/big-2"};
+  c.naive_victims.back() = c.steps[0].pod;
+  const std::string html = RenderExplainHtml(e);
+  const std::size_t pair = html.find("<div class=\"capacity\"><div class=\"cap-pair\">");
+  ASSERT_NE(pair, std::string::npos);
+  const std::string before_after = html.substr(pair, html.find("<div class=\"stepper\"", pair) - pair);
+  EXPECT_EQ(Count(before_after, " victim\" style="), 1u) << "the unit outlined before";
+  EXPECT_EQ(Count(before_after, "disruptionMode All"), 3u) << "before (its bar's data-pod, title, label), gone after";
+  EXPECT_NE(html.find("stops <b>1 victim unit</b> and spares 2"), std::string::npos);
+  EXPECT_NE(html.find("would stop <b>3 victim units</b>"), std::string::npos);
+}
+
+// Pod names are user input: in bars, titles and captions they stay text.
+TEST(RenderExplainHtmlTest, CapacityStripsEscapeNames) {
+  ExplainResult e = MinimizeExplain();
+  e.candidates[0].staying[0].pod = "default/<img src=x onerror=alert(1)>";
+  e.candidates[0].steps[1].pod = "default/\"quoted'";
+  const std::string html = RenderExplainHtml(e);
+  EXPECT_EQ(html.find("<img src=x"), std::string::npos);
+  EXPECT_NE(html.find("data-pod=\"default/&lt;img src=x onerror=alert(1)&gt;\""), std::string::npos);
+  EXPECT_EQ(html.find("data-pod=\"default/\"quoted"), std::string::npos);
+  EXPECT_NE(html.find("put back &quot;quoted&#39; (priority 10)"), std::string::npos);
+}
+
+// A node rejected before the chain (an in-place resize's other nodes) names no plugin.
+TEST(RenderExplainHtmlTest, FilterPerPluginShowsARejectionBeforeTheChain) {
+  ExplainResult e = MinimizeExplain();
+  e.filter[1].plugin = "";
+  e.filter[1].reasons = {"pod assigned to different node"};
+  const std::string html = RenderExplainHtml(e);
+  const std::size_t at = html.find("<table class=\"filter-plugins\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string table = html.substr(at, html.find("</table>", at) - at);
+  const std::size_t row = table.find("<td>node-b</td>");
+  ASSERT_NE(row, std::string::npos);
+  const std::string node_b = table.substr(row, table.find("</tr>", row) - row);
+  EXPECT_NE(node_b.find("pod assigned to different node <span class=\"note\">(before the filter chain)"),
+            std::string::npos);
+  EXPECT_EQ(Count(node_b, ">passed</span>"), 0u);
+  EXPECT_EQ(Count(node_b, ">not run</span>"), 3u);
 }
 
 TEST(RenderExplainHtmlTest, FilterPerPluginStopsAtTheRejectingPlugin) {
