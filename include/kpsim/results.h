@@ -76,6 +76,10 @@ struct PodOutcome {
   // The reason of a pending pod's PodScheduled condition when it is not the scheduler's
   // (kubectl's STATUS): "SchedulingGated" while spec.schedulingGates is not empty; else empty.
   std::string condition;
+  // For the disruption figures (not in the pods[] JSON): what it requests (pods=1 included) and
+  // its spec.priorityClassName ("" without one).
+  ResourceList requests;
+  std::string priority_class;
 };
 
 struct NodeOutcome {

@@ -262,6 +262,10 @@ SimulationResult Runner::Run() {
     PodOutcome outcome;
     outcome.pod = p.key;
     outcome.priority = p.priority;
+    outcome.requests = state_.ToResourceList(p.request);
+    if (static_cast<std::size_t>(pod_idx) < input_.pods.size()) {
+      outcome.priority_class = input_.pods[static_cast<std::size_t>(pod_idx)].spec.priority_class_name;
+    }
     if (p.node >= 0) {
       outcome.state = PodState::kRunning;
       outcome.node = state_.node(p.node).name;

@@ -460,6 +460,58 @@ std::string DecisionsSection(const Json& decisions, const DecisionAnchors& ancho
                  "in the timeline link here.");
 }
 
+// The "Disruption cost" panel (`disruption` in the JSON), when anything was evicted.
+std::string DisruptionSection(const Json& d) {
+  if (Count(d, "evictedPods") == 0 && Count(d, "pressureEvictions") == 0) return {};
+  const auto ratio = [](const Json& r) { return r.is_number() ? fmt::format("{:.2f}", r.get<double>()) : "–"; };
+  std::string content = "<div class=\"cards\">";
+  content += Card("", "evicted pods", Count(d, "evictedPods"));
+  content += Card("", "preemptors", Count(d, "preemptors"));
+  content += Card("", "cascade depth", Count(d, "cascadeDepth"));
+  content += Card(Items(d, "pdbsBroken").empty() ? "" : "state-pdb", "PDBs broken",
+                  static_cast<std::int64_t>(Items(d, "pdbsBroken").size()));
+  content += Card("", "groups broken", static_cast<std::int64_t>(Items(d, "groupsBroken").size()));
+  content += Card("", "pending at end", Count(Get(d, "pendingAtEnd"), "count"));
+  content += "</div>\n";
+  const Json& evicted = Get(d, "evictedRequests");
+  const Json& asked = Get(d, "preemptorRequests");
+  content += fmt::format(
+      "<p>Evicted <b>{}</b> cpu and <b>{}</b> memory for preemptors asking {} cpu and {} memory: "
+      "ratio <b>{}</b> (cpu), {} (memory). Quiet {} after the first preemption; PDB budget consumed {}.</p>\n",
+      Esc(Text(evicted, "cpu")), Esc(Text(evicted, "memory")), Esc(Text(asked, "cpu")), Esc(Text(asked, "memory")),
+      ratio(Get(Get(d, "evictionRatios"), "cpu")), ratio(Get(Get(d, "evictionRatios"), "memory")),
+      Get(d, "timeToQuiet").is_number() ? Esc(Text(d, "timeToQuiet")) + "s" : "–", Count(d, "pdbBudgetConsumed"));
+  Table pdbs("disruption-pdbs", {"PodDisruptionBudget broken", "By evicting"});
+  for (const Json& b : Items(d, "pdbsBroken")) pdbs.Row({Esc(Text(b, "pdb")), PodRefs(Items(b, "victims"))});
+  if (!pdbs.Empty()) content += pdbs.Render();
+  Table groups("disruption-groups", {"Pod group broken", "State", "Preempted", "Placed", "minCount"});
+  for (const Json& g : Items(d, "groupsBroken")) {
+    groups.Row({Esc(Text(g, "group")), Esc(Text(g, "state")), Esc(Text(g, "preempted")), Esc(Text(g, "placed")),
+                Esc(Text(g, "minCount"))});
+  }
+  if (!groups.Empty()) content += groups.Render();
+  Table by("disruption-preemptors", {"Preemptor", "Victims", "Evicted cpu", "Evicted memory", "Asked cpu",
+                                     "Asked memory", "Ratio (cpu)"});
+  for (const Json& p : Items(d, "byPreemptor")) {
+    by.Row({PodRef(Text(p, "pod")), Esc(Text(p, "victims")), Esc(Text(p, "evictedCpu")), Esc(Text(p, "evictedMemory")),
+            Esc(Text(p, "requestedCpu")), Esc(Text(p, "requestedMemory")), ratio(Get(p, "cpuRatio"))});
+  }
+  if (!by.Empty()) content += by.Render();
+  Table classes("disruption-classes", {"PriorityClass", "Priority", "Pods", "Evicted", "Placed", "Pending",
+                                       "Mean wait", "Max wait"});
+  for (const Json& c : Items(d, "byPriorityClass")) {
+    classes.Row({Text(c, "priorityClass").empty() ? "<i>none</i>" : Esc(Text(c, "priorityClass")),
+                 Esc(Text(c, "priority")), Esc(Text(c, "pods")), Esc(Text(c, "evicted")), Esc(Text(c, "placed")),
+                 Esc(Text(c, "pending")), Get(c, "meanWait").is_number() ? Esc(Text(c, "meanWait")) + "s" : "–",
+                 Get(c, "maxWait").is_number() ? Esc(Text(c, "maxWait")) + "s" : "–"});
+  }
+  content += classes.Render();
+  return Section("disruption", "Disruption cost", content,
+                 "What the preemptions cost: the pods and resources evicted against what their preemptors asked "
+                 "for, the budgets and pod groups broken, how far the cascade went (a victim's replacement "
+                 "preempting in turn), and per PriorityClass what was evicted, placed and waited.");
+}
+
 // A candidate's remove-all-then-reprieve table (explain's `steps`): step 0 with every
 // lower-priority pod removed, then one row per victim unit put back, reprieved or not.
 std::string ReprieveSteps(const Json& candidate) {
@@ -640,6 +692,7 @@ std::string SimulationBody(const Json& data, const std::vector<ExplainResult>* a
   }
   if (!preempt_table.Empty()) out += Section("preemptions", "Preemptions", preempt_table.Render());
   out += DecisionsSection(decisions, anchors);
+  out += DisruptionSection(Get(data, "disruption"));
   std::int64_t failed_events = 0;
   for (const Json& e : events) failed_events += Text(e, "reason") == "FailedScheduling" ? 1 : 0;
   out += AttemptsSection(attempts, anchors, failed_events);

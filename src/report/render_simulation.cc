@@ -1,6 +1,7 @@
 // `kpsim simulate` output: the JSON contract (field names are a promise) and the text timeline.
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 #include "kpsim/io.h"
 #include "kpsim/report.h"
 #include "kpsim/results.h"
+#include "report/disruption.h"
 #include "report/render_common.h"
 
 namespace kpsim::report {
@@ -54,6 +56,70 @@ Json EventJson(const SimEvent& e) {
   out["count"] = e.count;
   out["firstTime"] = render::SecondsJson(e.time);
   out["lastTime"] = render::SecondsJson(e.count > 1 ? e.last_time : e.time);
+  return out;
+}
+
+Json RatioJson(const std::optional<double>& r) {
+  if (!r) return nullptr;
+  return std::round(*r * 1000.0) / 1000.0;
+}
+
+Json Millis3(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
+
+Json DisruptionJson(const DisruptionCost& d) {
+  Json out = Json::object();
+  out["evictedPods"] = d.evicted_pods;
+  out["preemptors"] = d.preemptors;
+  out["pressureEvictions"] = d.pressure_evictions;
+  // Victims' requests over their preemptors' (cpu; memory in evictionRatios), null without any.
+  out["evictionRatio"] = RatioJson(d.cpu_ratio);
+  out["evictionRatios"] = Json{{"cpu", RatioJson(d.cpu_ratio)}, {"memory", RatioJson(d.memory_ratio)}};
+  out["evictedRequests"] = Json{{"cpu", render::FormatCpu(d.evicted.milli_cpu)},
+                                {"memory", render::FormatBytes(d.evicted.memory)}};
+  out["preemptorRequests"] = Json{{"cpu", render::FormatCpu(d.requested.milli_cpu)},
+                                  {"memory", render::FormatBytes(d.requested.memory)}};
+  Json by = Json::array();
+  for (const DisruptionCost::Preemptor& p : d.by_preemptor) {
+    by.push_back(Json{{"pod", p.pod},
+                      {"victims", p.victims},
+                      {"evictedCpu", render::FormatCpu(p.evicted.milli_cpu)},
+                      {"evictedMemory", render::FormatBytes(p.evicted.memory)},
+                      {"requestedCpu", render::FormatCpu(p.requested.milli_cpu)},
+                      {"requestedMemory", render::FormatBytes(p.requested.memory)},
+                      {"cpuRatio", RatioJson(p.requested.milli_cpu > 0
+                                                 ? std::optional<double>(static_cast<double>(p.evicted.milli_cpu) /
+                                                                         static_cast<double>(p.requested.milli_cpu))
+                                                 : std::nullopt)}});
+  }
+  out["byPreemptor"] = std::move(by);
+  out["pdbBudgetConsumed"] = d.pdb_budget_consumed;
+  Json pdbs = Json::array();
+  for (const auto& b : d.pdbs_broken) pdbs.push_back(Json{{"pdb", b.pdb}, {"victims", b.victims}});
+  out["pdbsBroken"] = std::move(pdbs);
+  Json groups = Json::array();
+  for (const auto& g : d.groups_broken) {
+    groups.push_back(Json{{"group", g.group}, {"state", g.state}, {"preempted", g.preempted},
+                          {"placed", g.placed}, {"minCount", g.min_count}});
+  }
+  out["groupsBroken"] = std::move(groups);
+  out["cascadeDepth"] = d.cascade_depth;
+  out["timeToQuiet"] = d.time_to_quiet ? Millis3(*d.time_to_quiet) : Json(nullptr);
+  Json waiting = Json::array();
+  for (const auto& w : d.longest_waiting) waiting.push_back(Json{{"pod", w.pod}, {"waited", Millis3(w.waited)}});
+  out["pendingAtEnd"] = Json{{"count", d.pending}, {"longest", std::move(waiting)}};
+  Json classes = Json::array();
+  for (const auto& c : d.by_class) {
+    classes.push_back(Json{{"priorityClass", c.priority_class.empty() ? Json(nullptr) : Json(c.priority_class)},
+                           {"priority", c.priority},
+                           {"pods", c.pods},
+                           {"evicted", c.evicted},
+                           {"placed", c.placed},
+                           {"pending", c.pending},
+                           {"waited", c.waits},
+                           {"meanWait", c.waits > 0 ? Millis3(c.mean_wait) : Json(nullptr)},
+                           {"maxWait", c.waits > 0 ? Millis3(c.max_wait) : Json(nullptr)}});
+  }
+  out["byPriorityClass"] = std::move(classes);
   return out;
 }
 
@@ -208,6 +274,7 @@ class TextWriter {
     if (sim != nullptr) {
       Timeline(*sim);
       Decisions(*sim);
+      Disruption(*sim);
       Nodes(*sim);
       Groups(*sim);
       Quotas(*sim);
@@ -495,6 +562,47 @@ class TextWriter {
     }
   }
 
+  // The disruption cost, when anything was evicted.
+  void Disruption(const SimulationResult& sim) {
+    const DisruptionCost d = ComputeDisruption(sim);
+    if (d.evicted_pods == 0 && d.pressure_evictions == 0) return;
+    const auto ratio = [](const std::optional<double>& r) { return r ? fmt::format("{:.2f}", *r) : std::string("-"); };
+    out_ += "\nDisruption:\n";
+    out_ += fmt::format("  evicted {} pod(s) ({} cpu, {} memory) for {} preemptor(s) asking {} cpu, {} memory: "
+                        "ratio cpu {}, memory {}\n",
+                        d.evicted_pods, render::FormatCpu(d.evicted.milli_cpu), render::FormatBytes(d.evicted.memory),
+                        d.preemptors, render::FormatCpu(d.requested.milli_cpu), render::FormatBytes(d.requested.memory),
+                        ratio(d.cpu_ratio), ratio(d.memory_ratio));
+    if (d.pressure_evictions > 0) out_ += fmt::format("  node-pressure evictions: {}\n", d.pressure_evictions);
+    out_ += fmt::format("  cascade depth {}, quiet {} after the first preemption; PDB budget consumed {}\n",
+                        d.cascade_depth, d.time_to_quiet ? fmt::format("{:.3f}s", *d.time_to_quiet) : "-",
+                        d.pdb_budget_consumed);
+    for (const auto& b : d.pdbs_broken) {
+      out_ += fmt::format("  PDB {} broken by evicting {}\n", b.pdb, fmt::join(b.victims, ", "));
+    }
+    for (const auto& g : d.groups_broken) {
+      out_ += fmt::format("  pod group {} broken: {} ({} preempted, {} placed, minCount {})\n", g.group, g.state,
+                          g.preempted, g.placed, g.min_count);
+    }
+    std::vector<std::vector<std::string>> rows = {{"PRIORITYCLASS", "PRIORITY", "PODS", "EVICTED", "PLACED", "PENDING", "MEAN WAIT", "MAX WAIT"}};
+    for (const auto& c : d.by_class) {
+      rows.push_back({c.priority_class.empty() ? "(none)" : c.priority_class, std::to_string(c.priority),
+                      std::to_string(c.pods), std::to_string(c.evicted), std::to_string(c.placed),
+                      std::to_string(c.pending), c.waits > 0 ? fmt::format("{:.3f}s", c.mean_wait) : "-",
+                      c.waits > 0 ? fmt::format("{:.3f}s", c.max_wait) : "-"});
+    }
+    std::vector<std::size_t> widths(rows[0].size(), 0);
+    for (const auto& row : rows) {
+      for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+    }
+    for (const auto& row : rows) {
+      std::string line = " ";
+      for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], widths[i]);
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out_ += line + "\n";
+    }
+  }
+
   void Pending(const SimulationResult& sim) {
     std::vector<const PodOutcome*> pending;
     for (const PodOutcome& p : sim.pods) {
@@ -622,6 +730,7 @@ std::string RenderSimulationJson(const RunReport& report) {
     quotas.push_back(std::move(entry));
   }
   out["quotas"] = std::move(quotas);
+  out["disruption"] = DisruptionJson(ComputeDisruption(sim));  // last: the keys before keep their order
   return render::Dump(out);
 }
 

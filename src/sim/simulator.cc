@@ -1551,6 +1551,8 @@ SimulationResult Simulator::Collect() {
     }
     out.scheduled_at = pod.scheduled_at;
     out.deleted_at = pod.deleted_at;
+    out.requests = pod.request;
+    out.priority_class = pod.pod.spec.priority_class_name;
     result_.pods.push_back(std::move(out));
   }
   for (const GroupInfo& g : model_.groups()) {

@@ -39,6 +39,31 @@ json_check() {
 # --- exit 0: a completed run, text and json --------------------------------------------------
 expect_rc "simulate text" 0 simulate "$EX/cascade.yaml"
 if [ -s "$WORK/out" ]; then ok "simulate text writes the timeline to stdout"; else fail "simulate text: empty stdout"; fi
+if grep -q "^  cascade depth 2, quiet 30.000s after the first preemption" "$WORK/out"; then
+  ok "simulate text: the disruption summary of the cascade"
+else
+  fail "simulate text: no disruption summary for the cascade"
+fi
+
+# The disruption figures of the bundled examples (worked out by hand from their headers).
+run simulate -o json "$EX/cascade.yaml"
+if json_check "$WORK/out" 'd["disruption"]["evictedPods"] == 2 and d["disruption"]["cascadeDepth"] == 2 and d["disruption"]["timeToQuiet"] == 30.0 and d["disruption"]["evictionRatio"] == 1.0 and d["disruption"]["pdbsBroken"] == [] and d["disruption"]["pendingAtEnd"]["count"] == 0'; then
+  ok "disruption: cascade.yaml evicts web and batch, two levels deep, quiet after 30 s"
+else
+  fail "disruption: cascade.yaml's figures are off"
+fi
+run simulate -o json --profile book "$EX/book/cascade.yaml"
+if json_check "$WORK/out" '[b["pdb"] for b in d["disruption"]["pdbsBroken"]] == ["default/log"] and d["disruption"]["cascadeDepth"] == 2 and d["disruption"]["evictedPods"] == 2 and d["disruption"]["pendingAtEnd"]["longest"][0]["pod"] == "default/log"'; then
+  ok "disruption: the chapter's cascade breaks log's PDB through batch, two levels deep"
+else
+  fail "disruption: book/cascade.yaml's figures are off"
+fi
+run simulate -o json --feature-gates GenericWorkload=true "$EX/podgroups/disruption-all.yaml"
+if json_check "$WORK/out" 'd["disruption"]["groupsBroken"][0]["group"] == "default/batch" and d["disruption"]["groupsBroken"][0]["state"] == "PreemptedWhole" and d["disruption"]["evictedPods"] == 6'; then
+  ok "disruption: a disruptionMode All group torn down whole is a broken group"
+else
+  fail "disruption: podgroups/disruption-all.yaml's broken group is missing"
+fi
 if grep -q "Preempted" "$WORK/out"; then ok "simulate text shows the Preempted event"; else fail "simulate text: no Preempted line"; fi
 
 expect_rc "simulate json" 0 simulate -o json "$EX/cascade.yaml"

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -193,6 +195,22 @@ TEST(RenderSimulationHtmlTest, LargeRunsEmbedTheirJsonDeflated) {
   // A small run stays plain.
   const SimulationResult small = Cascade();
   EXPECT_EQ(RenderSimulationHtml(Report(&small)).find("data-encoding=\"deflate-base64\">"), std::string::npos);
+}
+
+// The disruption panel, when something was evicted: the figures of the embedded JSON.
+TEST(RenderSimulationHtmlTest, DisruptionPanelShowsTheFiguresOfItsJson) {
+  const SimulationResult sim = Cascade();
+  const std::string html = RenderSimulationHtml(Report(&sim));
+  const std::size_t at = html.find("<section id=\"disruption\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string panel = html.substr(at, html.find("</section>", at) - at);
+  const ordered_json d = ordered_json::parse(RenderSimulationJson(Report(&sim)))["disruption"];
+  EXPECT_NE(panel.find(fmt::format("<div class=\"card-value\">{}</div><div class=\"card-label\">evicted pods</div>",
+                                   d["evictedPods"].get<int>())),
+            std::string::npos);
+  EXPECT_NE(panel.find("<table class=\"disruption-classes\">"), std::string::npos);
+  SimulationResult quiet;
+  EXPECT_EQ(RenderSimulationHtml(Report(&quiet)).find("<section id=\"disruption\">"), std::string::npos);
 }
 
 TEST(RenderSimulationHtmlTest, IdenticalInputGivesByteIdenticalPages) {
