@@ -23,6 +23,27 @@ std::optional<double> Ratio(std::int64_t part, std::int64_t whole) {
   return static_cast<double>(part) / static_cast<double>(whole);
 }
 
+// The requests of every pod of pod group `root` (its own pods, or for a CompositePodGroup the
+// pods of the groups below it).
+ResourceList GroupRequests(const SimulationResult& sim, const std::string& root) {
+  std::unordered_map<std::string_view, std::string_view> parent;
+  for (const GroupOutcome& g : sim.groups) parent.emplace(g.group, g.parent);
+  const auto under = [&](std::string_view group) {
+    for (int hops = 0; !group.empty() && hops <= static_cast<int>(sim.groups.size()); ++hops) {
+      if (group == root) return true;
+      const auto it = parent.find(group);
+      if (it == parent.end()) return false;
+      group = it->second;
+    }
+    return false;
+  };
+  ResourceList sum;
+  for (const PodOutcome& p : sim.pods) {
+    if (!p.pod_group.empty() && under(p.pod_group)) sum += p.requests;
+  }
+  return sum;
+}
+
 }  // namespace
 
 DisruptionCost ComputeDisruption(const SimulationResult& sim) {
@@ -39,8 +60,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   // book model places a victim again) or the pod its preemptor replaces (a controller's new pod).
   std::unordered_map<std::string_view, SimTime> arrival;
   std::unordered_map<std::string_view, int> depth_of_victim;
-  std::map<std::string, DisruptionCost::Preemptor> preemptors;
-  std::set<std::string> preemptor_groups;
+  std::map<std::string, DisruptionCost::Preemptor> preemptors;  // by name (pod or group)
   std::optional<SimTime> first_preemption, last_change;
   for (const SimEvent& e : sim.events) {
     switch (e.reason) {
@@ -74,12 +94,20 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
           ++out.evicted_pods;
           if (const PodOutcome* victim = pod(e.pod)) out.evicted += victim->requests;
         }
-        if (!e.by_group.empty()) preemptor_groups.insert(e.by_group);
-        if (e.by.empty()) break;
-        DisruptionCost::Preemptor& p = preemptors[e.by];
-        if (p.pod.empty()) {
-          p.pod = e.by;
-          if (const PodOutcome* by = pod(e.by)) p.requested = by->requests;
+        // A pod group's preemption is the group's: its pods' requests, not those of the member
+        // the event names.
+        const bool group = !e.by_group.empty();
+        const std::string& name = group ? e.by_group : e.by;
+        if (name.empty()) break;
+        DisruptionCost::Preemptor& p = preemptors[name];
+        if (p.name.empty()) {
+          p.name = name;
+          p.group = group;
+          if (group) {
+            p.requested = GroupRequests(sim, name);
+          } else if (const PodOutcome* by = pod(name)) {
+            p.requested = by->requests;
+          }
         }
         ++p.victims;
         if (const PodOutcome* victim = pod(e.pod)) p.evicted += victim->requests;
@@ -90,10 +118,6 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
     }
   }
   out.preemptors = static_cast<std::int64_t>(preemptors.size());
-  for (const std::string& g : preemptor_groups) {
-    // A group's preemption names no preemptor pod: count the group once.
-    if (preemptors.count(g) == 0) ++out.preemptors;
-  }
   for (const auto& [name, p] : preemptors) {
     out.requested += p.requested;
     out.by_preemptor.push_back(p);
@@ -103,7 +127,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   std::sort(out.by_preemptor.begin(), out.by_preemptor.end(), [](const auto& a, const auto& b) {
     if (a.evicted.milli_cpu != b.evicted.milli_cpu) return a.evicted.milli_cpu > b.evicted.milli_cpu;
     if (a.evicted.memory != b.evicted.memory) return a.evicted.memory > b.evicted.memory;
-    return a.pod < b.pod;
+    return a.name < b.name;
   });
   if (out.by_preemptor.size() > DisruptionCost::kListed) out.by_preemptor.resize(DisruptionCost::kListed);
   if (first_preemption && last_change) out.time_to_quiet = Seconds(Millis(*last_change) - Millis(*first_preemption));

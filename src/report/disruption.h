@@ -17,14 +17,16 @@ namespace kpsim::report {
 
 struct DisruptionCost {
   std::int64_t evicted_pods = 0;        // distinct pods with a Preempted event
-  std::int64_t preemptors = 0;          // distinct preemptors (pods, or pod groups)
+  std::int64_t preemptors = 0;          // distinct preemptors (pods, and pod groups as one each)
   std::int64_t pressure_evictions = 0;  // the kubelet's Evicted events
   ResourceList evicted;                 // the victims' requests, summed
-  ResourceList requested;               // the preemptor pods' requests, summed
+  ResourceList requested;               // the preemptors' requests, summed
   // Victims' over preemptors' requests (cpu, memory); none when the preemptors ask for none.
   std::optional<double> cpu_ratio, memory_ratio;
+  // A preemptor: a pod, or a pod group whose cycle preempted (its pods' requests summed).
   struct Preemptor {
-    std::string pod;
+    std::string name;
+    bool group = false;
     std::int64_t victims = 0;
     ResourceList evicted, requested;
   };

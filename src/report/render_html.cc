@@ -493,7 +493,9 @@ std::string DisruptionSection(const Json& d) {
   Table by("disruption-preemptors", {"Preemptor", "Victims", "Evicted cpu", "Evicted memory", "Asked cpu",
                                      "Asked memory", "Ratio (cpu)"});
   for (const Json& p : Items(d, "byPreemptor")) {
-    by.Row({PodRef(Text(p, "pod")), Esc(Text(p, "victims")), Esc(Text(p, "evictedCpu")), Esc(Text(p, "evictedMemory")),
+    const std::string name = Text(p, "preemptor");
+    by.Row({Text(p, "kind") == "Pod" ? PodRef(name) : Esc(name) + " <span class=\"note\">(pod group)</span>",
+            Esc(Text(p, "victims")), Esc(Text(p, "evictedCpu")), Esc(Text(p, "evictedMemory")),
             Esc(Text(p, "requestedCpu")), Esc(Text(p, "requestedMemory")), ratio(Get(p, "cpuRatio"))});
   }
   if (!by.Empty()) content += by.Render();

@@ -80,7 +80,8 @@ Json DisruptionJson(const DisruptionCost& d) {
                                   {"memory", render::FormatBytes(d.requested.memory)}};
   Json by = Json::array();
   for (const DisruptionCost::Preemptor& p : d.by_preemptor) {
-    by.push_back(Json{{"pod", p.pod},
+    by.push_back(Json{{"preemptor", p.name},
+                      {"kind", p.group ? "PodGroup" : "Pod"},
                       {"victims", p.victims},
                       {"evictedCpu", render::FormatCpu(p.evicted.milli_cpu)},
                       {"evictedMemory", render::FormatBytes(p.evicted.memory)},

@@ -64,6 +64,12 @@ if json_check "$WORK/out" 'd["disruption"]["groupsBroken"][0]["group"] == "defau
 else
   fail "disruption: podgroups/disruption-all.yaml's broken group is missing"
 fi
+run simulate -o json --feature-gates GenericWorkload=true,GangScheduling=true "$EX/podgroups/gang-preempts-two-gangs.yaml"
+if json_check "$WORK/out" 'd["disruption"]["preemptors"] == 1 and d["disruption"]["byPreemptor"][0]["preemptor"] == "default/train" and d["disruption"]["byPreemptor"][0]["kind"] == "PodGroup" and d["disruption"]["evictionRatio"] == 1.0'; then
+  ok "disruption: a gang's preemption is one preemptor with its pods' requests"
+else
+  fail "disruption: gang-preempts-two-gangs.yaml's preemptor is off"
+fi
 if grep -q "Preempted" "$WORK/out"; then ok "simulate text shows the Preempted event"; else fail "simulate text: no Preempted line"; fi
 
 expect_rc "simulate json" 0 simulate -o json "$EX/cascade.yaml"

@@ -66,7 +66,7 @@ TEST(DisruptionTest, CountsVictimsAgainstWhatTheirPreemptorsAsked) {
   ASSERT_TRUE(d.cpu_ratio.has_value());
   EXPECT_DOUBLE_EQ(*d.cpu_ratio, 0.75);
   ASSERT_EQ(d.by_preemptor.size(), 2u);
-  EXPECT_EQ(d.by_preemptor[0].pod, "default/api") << "the most evicting first";
+  EXPECT_EQ(d.by_preemptor[0].name, "default/api") << "the most evicting first";
   EXPECT_EQ(d.by_preemptor[0].evicted.milli_cpu, 1000);
   EXPECT_EQ(d.by_preemptor[1].evicted.milli_cpu, 500);
 }
@@ -92,6 +92,39 @@ TEST(DisruptionTest, BookModelVictimPlacedAgainDeepensTheCascade) {
     r.pods.push_back(Pod(name, 1, PodState::kRunning, 100, ""));
   }
   EXPECT_EQ(ComputeDisruption(r).cascade_depth, 3);
+}
+
+// A pod group's preemption: the event names a member and the group; the preemptor is the group,
+// once, with its pods' requests (a composite root's through its child groups).
+TEST(DisruptionTest, APodGroupPreemptsAsOneWithItsPodsRequests) {
+  SimulationResult r;
+  for (const char* victim : {"default/a", "default/b"}) {
+    SimEvent e = Preempted(0, victim, "default/train-0");
+    e.by_group = "default/job";
+    r.events.push_back(e);
+  }
+  GroupOutcome root;
+  root.group = "default/job";
+  root.composite = true;
+  GroupOutcome leaf;
+  leaf.group = "default/train";
+  leaf.parent = "default/job";
+  r.groups = {root, leaf};
+  for (const char* name : {"default/train-0", "default/train-1"}) {
+    r.pods.push_back(Pod(name, 100, PodState::kRunning, 1000, ""));
+    r.pods.back().pod_group = "default/train";
+  }
+  r.pods.push_back(Pod("default/a", 1, PodState::kDeleted, 1000, ""));
+  r.pods.push_back(Pod("default/b", 1, PodState::kDeleted, 500, ""));
+  const DisruptionCost d = ComputeDisruption(r);
+  EXPECT_EQ(d.preemptors, 1);
+  ASSERT_EQ(d.by_preemptor.size(), 1u);
+  EXPECT_EQ(d.by_preemptor[0].name, "default/job");
+  EXPECT_TRUE(d.by_preemptor[0].group);
+  EXPECT_EQ(d.by_preemptor[0].victims, 2);
+  EXPECT_EQ(d.requested.milli_cpu, 2000);
+  ASSERT_TRUE(d.cpu_ratio.has_value());
+  EXPECT_DOUBLE_EQ(*d.cpu_ratio, 0.75);
 }
 
 TEST(DisruptionTest, PerPriorityClassEvictedPlacedAndWaited) {
