@@ -43,6 +43,9 @@ class CycleObserver {
   virtual void OnExplained(const Attempt& attempt, ExplainResult explained) = 0;
   // True once the observer has all it wants: the run stops after this attempt.
   virtual bool Done() const { return false; }
+  // Whether Observes may accept an attempt that binds (a bind's diagnosis has the score table, so
+  // the cycle keeps the nodes it scored; an observer that never wants binds spares that copy).
+  virtual bool ExplainsBinds() const { return true; }
 };
 
 }  // namespace kpsim::engine

@@ -200,6 +200,12 @@ void VictimSelector::Shift(const VictimUnit& unit, NodeId node_id, int delta, Dr
   }
 }
 
+Status VictimSelector::FilterDry(const PodInfo& pod, NodeId node_id, const DryState& dry,
+                                 const PodInfo* exclude) const {
+  return filters_.FilterWithNominated(pod, node_id, dry.requested, dry.state ? &*dry.state : nullptr, exclude,
+                                      dry.ports ? &*dry.ports : nullptr);
+}
+
 ResourceList VictimSelector::RequestsOnNode(const VictimUnit& unit, NodeId node_id) const {
   ResourceList sum;
   for (PodId id : unit.pods) {
@@ -228,9 +234,7 @@ void VictimSelector::TraceCapacity(const PodInfo& pod, NodeId node_id, std::span
   for (auto it = units.rbegin(); it != units.rend(); ++it) {
     Shift(*it, node_id, -1, dry);
     trace.naive_victims.push_back(UnitName(*it));
-    const Status fits = filters_.FilterWithNominated(pod, node_id, dry.requested, dry.state ? &*dry.state : nullptr,
-                                                     exclude, dry.ports ? &*dry.ports : nullptr);
-    if (fits.IsSuccess()) return;
+    if (FilterDry(pod, node_id, dry, exclude).IsSuccess()) return;
   }
   trace.naive_victims.clear();  // it never fits: no candidate either way
 }
@@ -290,13 +294,10 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
   DryState dry = StartDry(pod, node, affinity);
   if (trace != nullptr) TraceCapacity(pod, node_id, units, affinity, exclude, *trace);
   auto shift = [&](const VictimUnit& unit, int delta) { Shift(unit, node_id, delta, dry); };
-  ResourceList& requested = dry.requested;
-  std::optional<AffinityState>& state = dry.state;
-  std::optional<UsedPorts>& ports = dry.ports;
+  const ResourceList& requested = dry.requested;
   for (const VictimUnit& unit : units) shift(unit, -1);
   // 3) The pod must fit with all of them gone.
-  Status fits = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude,
-                                             ports ? &*ports : nullptr);
+  Status fits = FilterDry(pod, node_id, dry, exclude);
   if (trace != nullptr) trace->free_after_removal = FreeResources(node, requested);
   if (!fits.IsSuccess()) {
     result.status = fits;
@@ -314,8 +315,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
   auto reprieve = [&](const VictimUnit& unit) {
     const bool is_violating = unit.violating_pods > 0;
     shift(unit, +1);
-    Status s = filters_.FilterWithNominated(pod, node_id, requested, state ? &*state : nullptr, exclude,
-                                            ports ? &*ports : nullptr);
+    Status s = FilterDry(pod, node_id, dry, exclude);
     if (!s.IsSuccess()) {
       shift(unit, -1);
       chosen.push_back(&unit);

@@ -75,6 +75,8 @@ class VictimSelector {
   DryState StartDry(const PodInfo& pod, const NodeInfo& node, const AffinityState* affinity) const;
   // Removes (`delta` -1) or puts back (+1) a unit's pods.
   void Shift(const VictimUnit& unit, NodeId node, int delta, DryState& dry) const;
+  // FilterWithNominated against the dry run's copy.
+  Status FilterDry(const PodInfo& pod, NodeId node, const DryState& dry, const PodInfo* exclude) const;
   ResourceList RequestsOnNode(const VictimUnit& unit, NodeId node) const;
   // For explain's capacity strips: the node's allocatable, the pods outside `units`, and the
   // naive order's victims (least important unit first until the preemptor fits).

@@ -1,5 +1,7 @@
 #include "report/disruption.h"
 
+#include "report/render_common.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -9,12 +11,8 @@
 namespace kpsim::report {
 namespace {
 
-// Simulated time in whole milliseconds (rounded half away from zero, as the JSON writes times), so
-// that differences are exact.
-std::int64_t Millis(SimTime t) {
-  const std::int64_t micros = t.time_since_epoch().count();
-  return micros >= 0 ? (micros + 500) / 1000 : -((-micros + 500) / 1000);
-}
+// Times in whole milliseconds, as the outputs write them, so that differences are exact.
+std::int64_t Millis(SimTime t) { return render::RoundedMillis(t); }
 
 double Seconds(std::int64_t millis) { return static_cast<double>(millis) / 1000.0; }
 
@@ -118,8 +116,9 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
     }
   }
   out.preemptors = static_cast<std::int64_t>(preemptors.size());
-  for (const auto& [name, p] : preemptors) {
+  for (auto& [name, p] : preemptors) {
     out.requested += p.requested;
+    p.cpu_ratio = Ratio(p.evicted.milli_cpu, p.requested.milli_cpu);
     out.by_preemptor.push_back(p);
   }
   out.cpu_ratio = Ratio(out.evicted.milli_cpu, out.requested.milli_cpu);

@@ -29,6 +29,7 @@ struct DisruptionCost {
     bool group = false;
     std::int64_t victims = 0;
     ResourceList evicted, requested;
+    std::optional<double> cpu_ratio;  // evicted over requested cpu; none when it asks for none
   };
   std::vector<Preemptor> by_preemptor;  // the kListed most evicting (cpu, then memory, then name)
   std::int64_t pdb_budget_consumed = 0;  // sum over decisions of disruptionsAllowed before - after

@@ -13,13 +13,45 @@
 #include "kpsim/sim_time.h"
 
 namespace kpsim::report::render {
-namespace {
 
 std::int64_t RoundedMillis(SimTime t) {
   const std::int64_t micros = t.time_since_epoch().count();
   // Round half away from zero, in integers (no floating point drift).
   return micros >= 0 ? (micros + 500) / 1000 : -((-micros + 500) / 1000);
 }
+
+std::string Join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += sep;
+    out += item;
+  }
+  return out;
+}
+
+std::string TextTable(const std::vector<std::vector<std::string>>& rows, std::string_view indent,
+                      std::size_t gap) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (std::size_t col = 0; col < row.size(); ++col) {
+      widths[col] = std::max(widths[col], row[col].size());
+    }
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line(indent);
+    for (std::size_t col = 0; col < row.size(); ++col) {
+      const bool last = col + 1 == row.size();
+      line += last ? row[col] : fmt::format("{:<{}}", row[col], widths[col] + gap);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+namespace {
 
 std::string FileErrorSource(const Error& e) {
   if (e.file.empty()) return "";

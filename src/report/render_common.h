@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,16 @@ std::string FormatBytes(std::int64_t bytes);
 // `{"cpu", "memory", "ephemeral-storage", "pods", <extended resources by name>}` as quantity
 // strings; the four standard keys are always present.
 Json ResourcesJson(const ResourceList& resources);
+
+// Simulated time in whole milliseconds, rounded half away from zero (as every output writes it).
+std::int64_t RoundedMillis(SimTime t);
+
+// `items` joined by `sep`.
+std::string Join(const std::vector<std::string>& items, std::string_view sep);
+// Rows as left-aligned columns `gap` spaces apart, each line starting with `indent` (trailing
+// spaces trimmed), one "\n"-terminated line per row.
+std::string TextTable(const std::vector<std::vector<std::string>>& rows, std::string_view indent,
+                      std::size_t gap = 2);
 
 // Simulated time in seconds with millisecond precision (rounded half away from zero), as a JSON
 // number: 30.0, 1.5, 0.001.

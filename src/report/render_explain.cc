@@ -14,16 +14,8 @@
 namespace kpsim::report {
 namespace {
 
+using render::Join;
 using render::Json;
-
-std::string Join(const std::vector<std::string>& items, std::string_view sep) {
-  std::string out;
-  for (const std::string& item : items) {
-    if (!out.empty()) out += sep;
-    out += item;
-  }
-  return out;
-}
 
 Json StepJson(const ReprieveStep& s) {
   Json out = Json::object();
@@ -56,28 +48,6 @@ Json CandidateJson(const CandidateOutcome& c) {
   }
   out["staying"] = std::move(staying);
   out["naiveVictims"] = c.naive_victims;
-  return out;
-}
-
-// Renders rows as left-aligned columns separated by two spaces, each line indented by `indent`.
-std::string Table(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {
-  std::vector<std::size_t> widths;
-  for (const auto& row : rows) {
-    if (widths.size() < row.size()) widths.resize(row.size(), 0);
-    for (std::size_t col = 0; col < row.size(); ++col) {
-      widths[col] = std::max(widths[col], row[col].size());
-    }
-  }
-  std::string out;
-  for (const auto& row : rows) {
-    std::string line(indent);
-    for (std::size_t col = 0; col < row.size(); ++col) {
-      const bool last = col + 1 == row.size();
-      line += last ? row[col] : fmt::format("{:<{}}  ", row[col], widths[col]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
   return out;
 }
 
@@ -197,7 +167,7 @@ std::string RenderExplainText(const ExplainResult& explain,
                       f.reasons.empty() ? "-" : Join(f.reasons, "; ")});
       if (plugins) rows.back().insert(rows.back().begin() + 2, f.plugin.empty() ? "-" : f.plugin);
     }
-    out += Table(rows, "  ");
+    out += render::TextTable(rows, "  ");
   }
   if (explain.fits_node.has_value()) {
     out += fmt::format("\nFits on {} without preemption.\n", *explain.fits_node);
@@ -214,7 +184,7 @@ std::string RenderExplainText(const ExplainResult& explain,
       row.push_back(std::to_string(n.total));
       rows.push_back(std::move(row));
     }
-    out += Table(rows, "  ");
+    out += render::TextTable(rows, "  ");
   }
   // 2) Eligibility to preempt.
   out += "\nPreemption: ";
@@ -246,7 +216,7 @@ std::string RenderExplainText(const ExplainResult& explain,
                         render::FormatCpu(s.free_after.milli_cpu),
                         render::FormatBytes(s.free_after.memory), s.why.empty() ? "-" : s.why});
       }
-      out += Table(rows, "  ");
+      out += render::TextTable(rows, "  ");
     }
     if (!c.reprieved.empty()) out += fmt::format("  reprieved: {}\n", Join(c.reprieved, ", "));
     // Both counts are of victim units (a pod, or a disruptionMode `all` group that goes as one).
@@ -266,7 +236,7 @@ std::string RenderExplainText(const ExplainResult& explain,
     if (!g.placement.empty()) {
       std::vector<std::vector<std::string>> rows = {{"POD", "PLACEMENT"}};
       for (const auto& [pod, where] : g.placement) rows.push_back({pod, where});
-      out += Table(rows, "  ");
+      out += render::TextTable(rows, "  ");
     }
     out += g.placeable ? "  the group is placed without preemption\n"
                        : (g.placement_message.empty() ? "" : "  " + g.placement_message + "\n");
@@ -278,7 +248,7 @@ std::string RenderExplainText(const ExplainResult& explain,
         rows.push_back({std::to_string(step_idx + 1), s.pod, std::to_string(s.priority),
                         s.pdb_violating ? "yes" : "no", s.reprieved ? "reprieved" : "victim", s.why});
       }
-      out += Table(rows, "  ");
+      out += render::TextTable(rows, "  ");
     }
     for (const auto& [pod, node] : g.nominations) out += fmt::format("  nominate {} to {}\n", pod, node);
   }

@@ -141,6 +141,13 @@ std::string Page(std::string_view kind, std::string_view title, std::string_view
                                          {"SCRIPT", std::string(web::AppJs())}});
 }
 
+// A filter verdict's reasons, escaped, "; "-separated.
+std::string Reasons(const Json& filter) {
+  std::string out;
+  for (const Json& r : Items(filter, "reasons")) out += (out.empty() ? "" : "; ") + Esc(Text(r));
+  return out;
+}
+
 // Simulated seconds as "30s", "1.5s"; "" when absent.
 std::string Seconds(const Json& object, const char* key) {
   const Json& value = Get(object, key);
@@ -480,7 +487,7 @@ std::string DisruptionSection(const Json& d) {
       "ratio <b>{}</b> (cpu), {} (memory). Quiet {} after the first preemption; PDB budget consumed {}.</p>\n",
       Esc(Text(evicted, "cpu")), Esc(Text(evicted, "memory")), Esc(Text(asked, "cpu")), Esc(Text(asked, "memory")),
       ratio(Get(Get(d, "evictionRatios"), "cpu")), ratio(Get(Get(d, "evictionRatios"), "memory")),
-      Get(d, "timeToQuiet").is_number() ? Esc(Text(d, "timeToQuiet")) + "s" : "–", Count(d, "pdbBudgetConsumed"));
+      Dash(Seconds(d, "timeToQuiet")), Count(d, "pdbBudgetConsumed"));
   Table pdbs("disruption-pdbs", {"PodDisruptionBudget broken", "By evicting"});
   for (const Json& b : Items(d, "pdbsBroken")) pdbs.Row({Esc(Text(b, "pdb")), PodRefs(Items(b, "victims"))});
   if (!pdbs.Empty()) content += pdbs.Render();
@@ -504,8 +511,7 @@ std::string DisruptionSection(const Json& d) {
   for (const Json& c : Items(d, "byPriorityClass")) {
     classes.Row({Text(c, "priorityClass").empty() ? "<i>none</i>" : Esc(Text(c, "priorityClass")),
                  Esc(Text(c, "priority")), Esc(Text(c, "pods")), Esc(Text(c, "evicted")), Esc(Text(c, "placed")),
-                 Esc(Text(c, "pending")), Get(c, "meanWait").is_number() ? Esc(Text(c, "meanWait")) + "s" : "–",
-                 Get(c, "maxWait").is_number() ? Esc(Text(c, "maxWait")) + "s" : "–"});
+                 Esc(Text(c, "pending")), Dash(Seconds(c, "meanWait")), Dash(Seconds(c, "maxWait"))});
   }
   content += classes.Render();
   return Section("disruption", "Disruption cost", content,
@@ -552,8 +558,7 @@ std::string AttemptBlock(const ExplainResult& explained, const DecisionAnchors& 
   out += "<p><span class=\"msg\">" + Esc(explained.message) + "</span></p>\n";
   Table filter("attempt-filter", {"Node", "Result", "Plugin", "Reasons"});
   for (const Json& f : Items(e, "filter")) {
-    std::string reasons;
-    for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
+    const std::string reasons = Reasons(f);
     filter.Row({Esc(Text(f, "node")),
                 Flag(f, "fits") ? Badge("fits", "fits") : Badge("victim", Text(f, "code")),
                 Dash(Text(f, "plugin")), reasons.empty() ? "–" : reasons});
@@ -849,8 +854,7 @@ std::string FilterPluginTable(const Json& data) {
   for (const Json& f : Items(data, "filter")) {
     const bool fits = Flag(f, "fits");
     const std::string rejecting = fits ? "" : Text(f, "plugin");
-    std::string reasons;
-    for (const Json& r : Items(f, "reasons")) reasons += (reasons.empty() ? "" : "; ") + Esc(Text(r));
+    const std::string reasons = Reasons(f);
     std::vector<std::string> row = {Esc(Text(f, "node"))};
     // A node rejected with no plugin named was refused before the chain ran (an in-place resize's
     // other nodes: "pod assigned to different node"): its first cell says so, the rest did not run.
@@ -1058,7 +1062,7 @@ std::string VictimsOnly(const Json& victims, std::string_view side) {
   Table table("diff-victims", {"Pod", "Node", "Preempted by", "At", "PDB violation"});
   for (const Json& v : victims) {
     table.Row({PodRef(Text(v, "pod")), Dash(Text(v, "node")), PodRef(Text(v, "by")),
-               Esc(Text(v, "time")) + "s", Flag(v, "pdbViolation") ? Badge("pdb", "yes") : "no"});
+               Esc(Seconds(v, "time")), Flag(v, "pdbViolation") ? Badge("pdb", "yes") : "no"});
   }
   return fmt::format("<p>Victims only in {} ({}):</p>\n", side, victims.size()) + table.Render();
 }

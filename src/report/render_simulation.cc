@@ -59,12 +59,11 @@ Json EventJson(const SimEvent& e) {
   return out;
 }
 
-Json RatioJson(const std::optional<double>& r) {
-  if (!r) return nullptr;
-  return std::round(*r * 1000.0) / 1000.0;
+// A ratio or a duration in seconds to three decimals (as the JSON writes times); null when absent.
+Json Rounded3(const std::optional<double>& value) {
+  if (!value) return nullptr;
+  return std::round(*value * 1000.0) / 1000.0;
 }
-
-Json Millis3(double seconds) { return std::round(seconds * 1000.0) / 1000.0; }
 
 Json DisruptionJson(const DisruptionCost& d) {
   Json out = Json::object();
@@ -72,8 +71,8 @@ Json DisruptionJson(const DisruptionCost& d) {
   out["preemptors"] = d.preemptors;
   out["pressureEvictions"] = d.pressure_evictions;
   // Victims' requests over their preemptors' (cpu; memory in evictionRatios), null without any.
-  out["evictionRatio"] = RatioJson(d.cpu_ratio);
-  out["evictionRatios"] = Json{{"cpu", RatioJson(d.cpu_ratio)}, {"memory", RatioJson(d.memory_ratio)}};
+  out["evictionRatio"] = Rounded3(d.cpu_ratio);
+  out["evictionRatios"] = Json{{"cpu", Rounded3(d.cpu_ratio)}, {"memory", Rounded3(d.memory_ratio)}};
   out["evictedRequests"] = Json{{"cpu", render::FormatCpu(d.evicted.milli_cpu)},
                                 {"memory", render::FormatBytes(d.evicted.memory)}};
   out["preemptorRequests"] = Json{{"cpu", render::FormatCpu(d.requested.milli_cpu)},
@@ -87,10 +86,7 @@ Json DisruptionJson(const DisruptionCost& d) {
                       {"evictedMemory", render::FormatBytes(p.evicted.memory)},
                       {"requestedCpu", render::FormatCpu(p.requested.milli_cpu)},
                       {"requestedMemory", render::FormatBytes(p.requested.memory)},
-                      {"cpuRatio", RatioJson(p.requested.milli_cpu > 0
-                                                 ? std::optional<double>(static_cast<double>(p.evicted.milli_cpu) /
-                                                                         static_cast<double>(p.requested.milli_cpu))
-                                                 : std::nullopt)}});
+                      {"cpuRatio", Rounded3(p.cpu_ratio)}});
   }
   out["byPreemptor"] = std::move(by);
   out["pdbBudgetConsumed"] = d.pdb_budget_consumed;
@@ -104,9 +100,9 @@ Json DisruptionJson(const DisruptionCost& d) {
   }
   out["groupsBroken"] = std::move(groups);
   out["cascadeDepth"] = d.cascade_depth;
-  out["timeToQuiet"] = d.time_to_quiet ? Millis3(*d.time_to_quiet) : Json(nullptr);
+  out["timeToQuiet"] = Rounded3(d.time_to_quiet);
   Json waiting = Json::array();
-  for (const auto& w : d.longest_waiting) waiting.push_back(Json{{"pod", w.pod}, {"waited", Millis3(w.waited)}});
+  for (const auto& w : d.longest_waiting) waiting.push_back(Json{{"pod", w.pod}, {"waited", Rounded3(w.waited)}});
   out["pendingAtEnd"] = Json{{"count", d.pending}, {"longest", std::move(waiting)}};
   Json classes = Json::array();
   for (const auto& c : d.by_class) {
@@ -117,8 +113,8 @@ Json DisruptionJson(const DisruptionCost& d) {
                            {"placed", c.placed},
                            {"pending", c.pending},
                            {"waited", c.waits},
-                           {"meanWait", c.waits > 0 ? Millis3(c.mean_wait) : Json(nullptr)},
-                           {"maxWait", c.waits > 0 ? Millis3(c.max_wait) : Json(nullptr)}});
+                           {"meanWait", Rounded3(c.waits > 0 ? std::optional(c.mean_wait) : std::nullopt)},
+                           {"maxWait", Rounded3(c.waits > 0 ? std::optional(c.max_wait) : std::nullopt)}});
   }
   out["byPriorityClass"] = std::move(classes);
   return out;
@@ -592,16 +588,7 @@ class TextWriter {
                       std::to_string(c.pending), c.waits > 0 ? fmt::format("{:.3f}s", c.mean_wait) : "-",
                       c.waits > 0 ? fmt::format("{:.3f}s", c.max_wait) : "-"});
     }
-    std::vector<std::size_t> widths(rows[0].size(), 0);
-    for (const auto& row : rows) {
-      for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-    }
-    for (const auto& row : rows) {
-      std::string line = " ";
-      for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], widths[i]);
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out_ += line + "\n";
-    }
+    out_ += render::TextTable(rows, "  ", /*gap=*/1);
   }
 
   void Pending(const SimulationResult& sim) {

@@ -61,6 +61,12 @@ std::vector<std::string> CrossNodeBlockers(ClusterModel& model, const PodInfo& p
 
 }  // namespace
 
+// What every diagnosis states first: the requests the filters see and the chain they run in.
+void Framework::DescribeRequestAndChain(const PodInfo& pod, ExplainResult& out) const {
+  out.requests = pod.request;
+  for (const auto& plugin : filters_.plugins()) out.filter_plugins.emplace_back(PluginName(plugin->id()));
+}
+
 // prioritizeNodes as the cycle ran it, per plugin: PreScore over the nodes SelectHost ranked (the
 // same state, so the same plugin state), then each plugin's normalized score per node.
 void Framework::ScoreTable(const PodInfo& pod, ExplainResult& out) {
@@ -90,8 +96,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
   out.eligible = pod.preemption_policy != PreemptionPolicy::kNever;
   if (!out.eligible) out.eligibility_message = "not eligible due to preemptionPolicy=Never.";
   out.message = d.message;
-  out.requests = pod.request;
-  for (const auto& plugin : filters_.plugins()) out.filter_plugins.emplace_back(PluginName(plugin->id()));
+  DescribeRequestAndChain(pod, out);
   const std::vector<NodeId>& order = model_.node_order();
   if (order.empty()) return;
   AffinityState affinity_state;
@@ -189,8 +194,7 @@ void Framework::DiagnoseResize(const PodInfo& probe, NodeId node, const Status& 
   out.pod = probe.key;
   out.priority = probe.priority;
   out.eligible = true;
-  out.requests = probe.request;
-  for (const auto& plugin : filters_.plugins()) out.filter_plugins.emplace_back(PluginName(plugin->id()));
+  DescribeRequestAndChain(probe, out);
   const std::string& name = model_.node(node).name;
   for (NodeId id : model_.node_order()) {
     FilterOutcome outcome;

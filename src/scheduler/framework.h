@@ -137,6 +137,8 @@ class Framework {
   NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
   // Diagnose's score table of the nodes the last cycle scored (KeepScoredNodes).
   void ScoreTable(const PodInfo& pod, ExplainResult& out);
+  // A diagnosis's `requests` and `filter_plugins`.
+  void DescribeRequestAndChain(const PodInfo& pod, ExplainResult& out) const;
 
   // PostFilter: DefaultPreemption (the Evaluator's outcome as kube-scheduler's message).
   Decision Preempt(const PodInfo& pod, const NodeStatuses& statuses,

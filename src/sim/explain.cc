@@ -108,6 +108,7 @@ class FailedAttempts final : public CycleObserver {
     }
     out_.push_back(std::move(explained));
   }
+  bool ExplainsBinds() const override { return false; }
 
  private:
   std::size_t limit_;

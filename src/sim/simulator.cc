@@ -47,7 +47,7 @@ class Simulator {
         model_(state, options),
         framework_(model_, options),
         queue_(model_, MakeQueueOptions(options)) {
-    framework_.KeepScoredNodes(observer != nullptr);
+    framework_.KeepScoredNodes(observer != nullptr && observer->ExplainsBinds());
   }
 
   SimulationResult Run();
