@@ -41,6 +41,7 @@
     if (options) {
       $('opt-profile').value = options.profile || 'default';
       $('opt-gates').value = options.featureGates || '';
+      $('opt-scaleup').checked = options.scaleUp === true;
     }
     state.prev = null;
     state.cur = null;
@@ -86,7 +87,7 @@
       reader.readAsText(file);
     });
   });
-  ['opt-profile', 'opt-gates', 'opt-seed', 'opt-until'].forEach(function (id) {
+  ['opt-profile', 'opt-gates', 'opt-seed', 'opt-until', 'opt-scaleup', 'opt-expander', 'opt-delay'].forEach(function (id) {
     $(id).addEventListener('change', changed);
   });
   $('run').addEventListener('click', run);
@@ -106,6 +107,12 @@
     if ($('opt-gates').value.trim()) o.featureGates = $('opt-gates').value.trim();
     if ($('opt-seed').value.trim()) o.seed = $('opt-seed').value.trim();
     if ($('opt-until').value.trim()) o.until = $('opt-until').value.trim();
+    // Preempt or scale up: the report then carries the comparison panel.
+    if ($('opt-scaleup').checked) {
+      o.scaleUp = true;
+      o.expander = $('opt-expander').value;
+      if ($('opt-delay').value.trim()) o.scaleUpDelay = $('opt-delay').value.trim();
+    }
     return o;
   }
 
@@ -185,7 +192,8 @@
   function label() {
     var o = options();
     return 'profile ' + o.profile + (o.featureGates ? ', ' + o.featureGates : '') +
-           ', seed ' + (o.seed || 1) + (o.until ? ', until ' + o.until : '');
+           ', seed ' + (o.seed || 1) + (o.until ? ', until ' + o.until : '') +
+           (o.scaleUp ? ', scale-up (' + o.expander + ', ' + (o.scaleUpDelay || '2m') + ')' : '');
   }
 
   // Frames the runs and draws what changed; resolves once the page shows both. `seq`: the run

@@ -38,6 +38,18 @@ SimulationResult SimulateExplained(const ClusterState& state, const EngineOption
                                    std::size_t limit, std::size_t filter_rows,
                                    std::vector<ExplainResult>& explained);
 
+// `simulate --scale-up`: the scale-up world. `world` is `state` with the autoscaler's new nodes
+// as timed applies (Scenario "cluster-autoscaler"), `result` its run with preemption off (the
+// run `Simulate(world, options with preemption false)` makes, byte for byte), `report` the
+// decisions and the preempt world (`state` under `options`). Default profile only.
+struct ScaleUpRun {
+  ClusterState world;
+  SimulationResult result;
+  ScaleUpReport report;
+};
+ScaleUpRun SimulateScaleUp(const ClusterState& state, const EngineOptions& options,
+                           const ScaleUpOptions& scale_up);
+
 // Explain of the first attempt of `pod` ("ns/name", or "name" in namespace default).
 Expected<ExplainResult> Explain(const ClusterState& state, const EngineOptions& options,
                                 std::string_view pod);

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "kpsim/api/types.h"
 #include "kpsim/feature_gates.h"
@@ -40,6 +42,11 @@ struct EngineOptions {
   std::optional<WallTime> origin;
   // Disables the engine's dry-run and filter caches (for testing that they change nothing).
   bool disable_caches = false;
+  // PostFilter runs (DefaultPreemption enabled). false: no pod preempts, as with DefaultPreemption
+  // disabled in the profile; a FailedScheduling message then ends with the fit error (upstream's
+  // FitError carries no PostFilter message when no PostFilter plugin ran). `simulate --scale-up`
+  // runs its world so (default profile only; the book profile always preempts).
+  bool preemption = true;
   // KubeSchedulerConfiguration settings (default profile; the book profile ignores them). The
   // defaults are kube-scheduler's; a KubeSchedulerConfiguration in the input sets them.
   // percentageOfNodesToScore: 0 = adaptive (50 - nodes/125, at least 5), else 1..100.
@@ -59,6 +66,25 @@ struct EngineOptions {
   // ends with reason "cancelled". `kpsim serve` uses it for its run-time limit. Never read for a
   // decision: a run that is not cancelled is the same with or without it.
   const std::atomic<bool>* cancel = nullptr;
+};
+
+// `simulate --scale-up`: how the Cluster Autoscaler picks among node groups (its `--expander`).
+enum class Expander : std::uint8_t {
+  kLeastWaste,  // least-waste: the least unused cpu and memory on the added nodes
+  kMostPods,    // most-pods: the group whose nodes take the most pending pods
+  kRandom,      // random, from EngineOptions::seed
+};
+std::string_view ExpanderName(Expander e);  // "least-waste", "most-pods", "random"
+
+// The autoscaler kpsim runs in the scale-up world (kpsim::SimulateScaleUp).
+struct ScaleUpOptions {
+  // One node group each: the Node the group's new nodes are copies of (admitted; its name names
+  // the group and prefixes the new nodes').
+  std::vector<Node> templates;
+  SimDuration delay = std::chrono::minutes(2);          // decision to node Ready (provisioning)
+  SimDuration scan_interval = std::chrono::seconds(10); // the autoscaler's loop (--scan-interval)
+  Expander expander = Expander::kLeastWaste;
+  int max_new_nodes = 1000;  // nodes added at most (all groups), like --max-nodes-total
 };
 
 }  // namespace kpsim

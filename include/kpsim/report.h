@@ -37,6 +37,9 @@ struct RunReport {
   // The HTML report's explained attempts (kpsim::SimulateExplained), linked from the timeline's
   // markers; null or empty: none.
   const std::vector<ExplainResult>* attempts = nullptr;
+  // `simulate --scale-up`: the autoscaler's decisions and the preempt world; `simulation` is then
+  // the scale-up world. Null: a plain run.
+  const ScaleUpReport* scale_up = nullptr;
 };
 std::string RenderSimulationText(const RunReport& report);
 std::string RenderSimulationJson(const RunReport& report);

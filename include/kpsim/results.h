@@ -301,4 +301,47 @@ struct SimulationResult {
   }
 };
 
+// `simulate --scale-up` (kpsim::SimulateScaleUp): the Cluster Autoscaler's side of the chapter's
+// trade-off on the same input. Preemption is off (DefaultPreemption disabled) and, each time pods
+// stay pending, the autoscaler's loop estimates for every node group how many new nodes its
+// pending pods need (binpacking with the scheduler's filters, as its BinpackingNodeEstimator),
+// the expander picks one group, and the nodes join the cluster after the provisioning delay;
+// the scheduler then places the pods as it would, and pods it still leaves pending start another
+// round.
+struct ScaleUpOption {
+  std::string template_name;  // the node group
+  int nodes = 0;              // new nodes the estimate opens
+  int pods = 0;               // pending pods it packs onto them
+  double waste = 0;           // least-waste's score: unused cpu fraction + unused memory fraction
+};
+
+struct ScaleUpAddition {
+  SimTime decided_at{};  // the autoscaler's loop that chose it
+  SimTime ready_at{};    // decided_at + the provisioning delay: the nodes join the cluster
+  std::string template_name;
+  std::vector<std::string> nodes;      // the new nodes' names
+  std::vector<std::string> pods;       // the pending pods the estimate packed onto them
+  std::vector<ScaleUpOption> options;  // every node group's estimate at that loop, template order
+};
+
+struct ScaleUpReport {
+  Expander expander = Expander::kLeastWaste;
+  SimDuration delay{};
+  SimDuration scan_interval{};
+  int max_new_nodes = 0;
+  std::vector<std::string> templates;       // node group names, in the order given
+  std::vector<ScaleUpAddition> additions;   // in decision order
+  struct Unhelped {
+    std::string pod;
+    std::string reason;  // why no node group's empty node takes it (each group's filter verdict)
+  };
+  std::vector<Unhelped> no_template;  // pending pods no new node could take
+  // Empty when every pod the autoscaler could help was placed; else why it stopped ("the
+  // max-new-nodes cap (1000) is reached", "the scheduler placed none of ... on the new nodes").
+  std::string stop;
+  int worlds = 0;  // simulations of the scale-up world it took (one per round)
+  // The same input with preemption (the first world), for the comparison.
+  SimulationResult preempt;
+};
+
 }  // namespace kpsim

@@ -20,6 +20,15 @@ std::string_view EventReasonName(EventReason r) {
   return "Unknown";
 }
 
+std::string_view ExpanderName(Expander e) {
+  switch (e) {
+    case Expander::kLeastWaste: return "least-waste";
+    case Expander::kMostPods: return "most-pods";
+    case Expander::kRandom: return "random";
+  }
+  return "unknown";
+}
+
 std::string_view PodStateName(PodState s) {
   switch (s) {
     case PodState::kPending: return "Pending";

@@ -274,8 +274,8 @@ ApiResponse Diff(std::string_view body) {
   return response;
 }
 
-// The options an example's header asks for: the book profile for examples/book, and the
-// `# Flags: --feature-gates X` line of the pod-group examples.
+// The options an example's header asks for: the book profile for examples/book, the
+// `# Flags: --feature-gates X` line of the pod-group examples, and `# Flags: --scale-up`.
 Json ExampleOptions(const EmbeddedFile& file) {
   Json options = Json::object();
   if (file.name.rfind("book/", 0) == 0) options["profile"] = "book";
@@ -285,6 +285,7 @@ Json ExampleOptions(const EmbeddedFile& file) {
     const std::size_t end = file.content.find_first_of(" \n", start);
     options["featureGates"] = std::string(file.content.substr(start, end - start));
   }
+  if (file.content.find("# Flags: --scale-up") != std::string_view::npos) options["scaleUp"] = true;
   return options;
 }
 

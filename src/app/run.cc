@@ -91,7 +91,36 @@ Expected<EngineOptions> MakeOptions(const CommonFlags& c, const EngineFlags& e) 
     if (!t.ok()) return UsageError("--origin: " + t.error().message);
     options.origin = *t;
   }
+  if (e.scale_up) {
+    if (auto scale = MakeScaleUpOptions(e); !scale.ok()) return scale.error();
+    if (options.profile == Profile::kBook) {
+      return UsageError("--scale-up: the book profile has no clock for new nodes to join on; use --profile default");
+    }
+  }
   return options;
+}
+
+Expected<ScaleUpOptions> MakeScaleUpOptions(const EngineFlags& e) {
+  ScaleUpOptions out;
+  auto delay = ParseSimDuration("--scale-up-delay", e.scale_up_delay);
+  if (!delay.ok()) return delay.error();
+  out.delay = *delay;
+  auto scan = ParseSimDuration("--scan-interval", e.scan_interval);
+  if (!scan.ok()) return scan.error();
+  if (scan->count() <= 0) return UsageError("--scan-interval: must be positive");
+  out.scan_interval = *scan;
+  if (e.expander == "least-waste") {
+    out.expander = Expander::kLeastWaste;
+  } else if (e.expander == "most-pods") {
+    out.expander = Expander::kMostPods;
+  } else if (e.expander == "random") {
+    out.expander = Expander::kRandom;
+  } else {
+    return UsageError(fmt::format("--expander: {} not in {{least-waste, most-pods, random}}", e.expander));
+  }
+  if (e.max_new_nodes <= 0) return UsageError("--max-new-nodes: must be positive");
+  out.max_new_nodes = e.max_new_nodes;
+  return out;
 }
 
 Expected<io::ReadOptions> MakeReadOptions(const CommonFlags& c) {
@@ -140,8 +169,22 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 
 std::string_view SettingKeys() {
   return "profile, seed, until, featureGates, candidateSampling, arrival, origin, maxAttempts, "
-         "disableCaches";
+         "disableCaches, scaleUp, scaleUpDelay, expander, maxNewNodes";
 }
+
+namespace {
+
+// A setting's positive whole number.
+Expected<int> PositiveSetting(std::string_view key, const std::string& value) {
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || n <= 0) {
+    return UsageError(fmt::format("{}: \"{}\" is not a positive whole number", key, value));
+  }
+  return n;
+}
+
+}  // namespace
 
 Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine) {
   const std::size_t eq = setting.find('=');
@@ -167,19 +210,28 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
   } else if (key == "origin") {
     engine.origin = value;
   } else if (key == "max-attempts" || key == "maxAttempts") {
-    int n = 0;
-    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || n <= 0) {
-      return UsageError(fmt::format("{}: \"{}\" is not a positive whole number", key, value));
-    }
-    engine.max_attempts = n;
+    auto n = PositiveSetting(key, value);
+    if (!n.ok()) return n.error();
+    engine.max_attempts = *n;
     engine.max_attempts_set = true;
-  } else if (key == "disable-caches" || key == "disableCaches") {
+  } else if (key == "disable-caches" || key == "disableCaches" || key == "scale-up" || key == "scaleUp") {
     if (value != "true" && value != "false") {
       return UsageError(fmt::format("{}: \"{}\" is not true or false", key, value));
     }
-    engine.disable_caches = value == "true";
-    engine.disable_caches_set = true;
+    if (key.starts_with("disable")) {
+      engine.disable_caches = value == "true";
+      engine.disable_caches_set = true;
+    } else {
+      engine.scale_up = value == "true";
+    }
+  } else if (key == "scale-up-delay" || key == "scaleUpDelay") {
+    engine.scale_up_delay = value;
+  } else if (key == "expander") {
+    engine.expander = value;
+  } else if (key == "max-new-nodes" || key == "maxNewNodes") {
+    auto n = PositiveSetting(key, value);
+    if (!n.ok()) return n.error();
+    engine.max_new_nodes = *n;
   } else {
     return UsageError(fmt::format("unknown setting {} (keys: {})", key, SettingKeys()));
   }
@@ -205,6 +257,9 @@ std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const Engine
     }
   } else if (engine.max_attempts_set) {
     ignored("--max-attempts", "only the book profile caps its rounds");
+  }
+  if (!engine.scale_up && !engine.node_templates.empty()) {
+    ignored("--node-template", "only --scale-up reads node templates");
   }
   return out;
 }
@@ -240,9 +295,56 @@ namespace {
 struct Prepared {
   EngineOptions options;
   AdmissionResult admission;
+  std::vector<Node> templates;  // node-group templates (kNodeTemplateAnnotation, --node-template)
   std::vector<Warning> flag_warnings;
   std::vector<Warning> input_warnings;
 };
+
+// The node-group templates: the input's Nodes annotated kNodeTemplateAnnotation "true" (taken out
+// of the cluster, whatever the command) and, under --scale-up, every Node of the --node-template
+// files (their diagnostics join the run's).
+void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, Prepared& p, RunOutput& out) {
+  std::vector<Node>& nodes = p.admission.state.nodes;
+  const auto is_template = [](const Node& n) {
+    const std::string* mark = FindLabel(n.meta.annotations, kNodeTemplateAnnotation);
+    return mark != nullptr && *mark == "true";
+  };
+  if (std::any_of(nodes.begin(), nodes.end(), is_template)) {
+    std::vector<Node> kept;
+    kept.reserve(nodes.size());
+    for (Node& n : nodes) (is_template(n) ? p.templates : kept).push_back(std::move(n));
+    nodes = std::move(kept);
+    // Under --scale-up the templates are what the run is about (its scaleUp section lists them);
+    // otherwise say where the nodes went.
+    for (std::size_t i = 0; !engine.scale_up && i < p.templates.size(); ++i) {
+      Warning w;
+      w.object = "Node " + p.templates[i].meta.name;
+      w.code = "NodeTemplate";
+      w.message = fmt::format("annotated {}: a node group's template, not a node of the cluster (only "
+                              "simulate --scale-up uses it)",
+                              kNodeTemplateAnnotation);
+      p.flag_warnings.push_back(std::move(w));
+    }
+  }
+  if (!engine.scale_up || engine.node_templates.empty()) return;
+  auto read_options = MakeReadOptions(common);
+  io::ReadResult read = io::ReadManifests(engine.node_templates, read_options.ok() ? *read_options : io::ReadOptions{});
+  const AdmissionResult admitted =
+      AdmitInput(read.objects, {}, p.options.gates, AdmissionMode::kExisting, p.options.seed);
+  out.rejected += AddDiagnostics(read, admitted, out.diagnostics);
+  for (const Warning& w : report::CollectWarnings(&read, &admitted)) p.flag_warnings.push_back(w);
+  for (const Object& o : read.objects) {
+    if (o.kind == ObjectKind::kNode) continue;
+    Warning w;
+    w.source = o.source;
+    w.object = fmt::format("{} {}", ObjectKindName(o.kind), o.DisplayName());
+    w.code = "NotANodeTemplate";
+    w.message = "--node-template files hold Nodes; ignored";
+    p.flag_warnings.push_back(std::move(w));
+  }
+  for (const Node& n : admitted.state.nodes) p.templates.push_back(n);
+}
+
 std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
                                 const EngineFlags& engine, const std::atomic<bool>* cancel,
                                 RunOutput& out) {
@@ -259,8 +361,24 @@ std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
                            p.options.seed, read.scenarios, read.pod_metrics);
   out.rejected = AddDiagnostics(read, p.admission, out.diagnostics);
   p.flag_warnings = IgnoredFlagWarnings(common, engine, p.options);
+  TakeTemplates(common, engine, p, out);
   p.input_warnings = report::CollectWarnings(&read, &p.admission, p.flag_warnings);
   return p;
+}
+
+// Under --scale-up, the autoscaler's world (kpsim::SimulateScaleUp); nullopt otherwise, or after
+// a usage error in `out` (no templates).
+std::optional<ScaleUpRun> ScaleUpWorld(const EngineFlags& engine, Prepared& p, RunOutput& out) {
+  if (!engine.scale_up) return std::nullopt;
+  if (p.templates.empty()) {
+    out.error = UsageError(fmt::format(
+        "--scale-up: no node templates: give --node-template FILE (Nodes) or annotate Nodes of the input {}: \"true\"",
+        kNodeTemplateAnnotation));
+    return std::nullopt;
+  }
+  auto scale = MakeScaleUpOptions(engine);  // checked by MakeOptions already
+  scale->templates = std::move(p.templates);
+  return SimulateScaleUp(p.admission.state, p.options, *scale);
 }
 
 }  // namespace
@@ -274,15 +392,22 @@ RunOutput RunSimulate(io::ReadResult read, const CommonFlags& common, const Engi
   constexpr std::size_t kHtmlAttempts = 100;
   constexpr std::size_t kHtmlAttemptFilterRows = 50;
   std::vector<ExplainResult> attempts;
+  std::optional<ScaleUpRun> scale_up = ScaleUpWorld(engine, *p, out);
+  if (out.error) return out;
+  // The scale-up world is run with preemption off; its report is that world's.
+  EngineOptions world_options = p->options;
+  if (scale_up) world_options.preemption = false;
+  const ClusterState& world = scale_up ? scale_up->world : p->admission.state;
   const SimulationResult result =
-      common.output == "html"
-          ? SimulateExplained(p->admission.state, p->options, kHtmlAttempts, kHtmlAttemptFilterRows, attempts)
-          : Simulate(p->admission.state, p->options);
+      common.output == "html" ? SimulateExplained(world, world_options, kHtmlAttempts, kHtmlAttemptFilterRows, attempts)
+      : scale_up              ? std::move(scale_up->result)
+                              : Simulate(world, world_options);
   std::vector<Warning> all = p->input_warnings;
   all.insert(all.end(), result.warnings.begin(), result.warnings.end());
   AddWarnings(all, out.diagnostics);
   out.cancelled = result.end_reason == "cancelled";
-  const report::RunReport run{&read, &p->admission, &result, &p->options, p->flag_warnings, &attempts};
+  report::RunReport run{&read, &p->admission, &result, &world_options, p->flag_warnings, &attempts};
+  if (scale_up) run.scale_up = &scale_up->report;
   out.output = common.output == "json"   ? report::RenderSimulationJson(run)
                : common.output == "html" ? report::RenderSimulationHtml(run)
                                          : report::RenderSimulationText(run);
@@ -318,7 +443,12 @@ RunOutput RunExplain(io::ReadResult read, const CommonFlags& common, const Engin
   }
   std::optional<Prepared> p = Prepare(read, common, engine, cancel, out);
   if (!p) return out;
-  auto explained = Explain(p->admission.state, p->options, query);
+  // A scale-up run's attempts are the scale-up world's (serve explains its pods so).
+  std::optional<ScaleUpRun> scale_up = ScaleUpWorld(engine, *p, out);
+  if (out.error) return out;
+  EngineOptions world_options = p->options;
+  if (scale_up) world_options.preemption = false;
+  auto explained = Explain(scale_up ? scale_up->world : p->admission.state, world_options, query);
   // A cancel that came after the attempt was reached leaves a complete explain.
   out.cancelled = !explained.ok() && cancel != nullptr && cancel->load();
   if (!explained.ok()) {

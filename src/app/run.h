@@ -45,6 +45,13 @@ struct EngineFlags {
   bool disable_caches = false;
   bool disable_caches_set = false;
   std::string arrival = "together";
+  // simulate --scale-up: the autoscaler's world instead of preemption (see kpsim::SimulateScaleUp).
+  bool scale_up = false;
+  std::vector<std::string> node_templates;  // --node-template: files of template Nodes
+  std::string scale_up_delay = "2m";        // Go duration
+  std::string scan_interval = "10s";        // Go duration
+  std::string expander = "least-waste";
+  int max_new_nodes = 1000;
 };
 
 // explain's own flags.
@@ -62,6 +69,9 @@ Expected<SimDuration> ParseSimDuration(std::string_view flag, const std::string&
 
 // The engine options the flags spell; the error names the flag ("--seed: invalid seed ...").
 Expected<EngineOptions> MakeOptions(const CommonFlags& common, const EngineFlags& engine);
+// The autoscaler's settings the flags spell (templates not yet: they come from the input and
+// --node-template files when the run is prepared).
+Expected<ScaleUpOptions> MakeScaleUpOptions(const EngineFlags& engine);
 // The reader's options the flags spell.
 Expected<io::ReadOptions> MakeReadOptions(const CommonFlags& common);
 
@@ -71,7 +81,8 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 
 // One setting `key=value`, keyed by the flag's name or its camelCase (`profile`, `seed`,
 // `until`, `feature-gates`/`featureGates`, `candidate-sampling`/`candidateSampling`, `arrival`,
-// `origin`, `max-attempts`/`maxAttempts`, `disable-caches`/`disableCaches`), applied to the
+// `origin`, `max-attempts`/`maxAttempts`, `disable-caches`/`disableCaches`, `scale-up`/`scaleUp`,
+// `scale-up-delay`/`scaleUpDelay`, `expander`, `max-new-nodes`/`maxNewNodes`), applied to the
 // flags. InvalidArgument for an unknown key or a malformed setting; values are checked later by
 // MakeOptions.
 Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine);

@@ -82,6 +82,23 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
         ->check(CLI::PositiveNumber)
         ->default_str("1000000");
+    cmd->add_flag("--scale-up", f.scale_up,
+                  "Answer with the Cluster Autoscaler instead of preemption: add nodes from the node "
+                  "templates until the pending pods run, and compare with the run that preempts");
+    cmd->add_option("--node-template", f.node_templates,
+                    "--scale-up: a file (or directory) of Nodes, each a node group's template (repeatable; "
+                    "Nodes of the input annotated kpsim.io/node-template: \"true\" are templates too)");
+    cmd->add_option("--scale-up-delay", f.scale_up_delay,
+                    "--scale-up: from the autoscaler's decision to the new nodes being Ready (Go duration)")
+        ->default_str("2m");
+    cmd->add_option("--scan-interval", f.scan_interval, "--scale-up: the autoscaler's loop period (Go duration)")
+        ->default_str("10s");
+    cmd->add_option("--expander", f.expander, "--scale-up: how the autoscaler picks a node group")
+        ->check(CLI::IsMember({"least-waste", "most-pods", "random"}))
+        ->default_str("least-waste");
+    cmd->add_option("--max-new-nodes", f.max_new_nodes, "--scale-up: nodes added at most, all groups together")
+        ->check(CLI::PositiveNumber)
+        ->default_str("1000");
   }
 }
 
@@ -528,6 +545,7 @@ int main(int argc, char** argv) {
                               : evict->parsed()    ? evict_common
                                                    : exp_common;
   if (!PathsExist(common.files)) return kExitUsage;
+  if (simulate->parsed() && !PathsExist(sim_engine.node_templates)) return kExitUsage;
   const auto read_options = kpsim::app::MakeReadOptions(common);
   if (!read_options.ok()) {
     std::cerr << "kpsim: " << read_options.error().message << "\n";

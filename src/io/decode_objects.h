@@ -302,7 +302,8 @@ ObjectMeta DecodeMeta(const V& v, const Path& p) {
       m.labels = StringMap(c, cp);
     } else if (key == "annotations") {
       Fields(c, cp, [&](std::string_view k, const V& a, const Path& ap) {
-        if (k == "kubernetes.io/config.source" || k == "kubernetes.io/config.mirror") {
+        if (k == "kubernetes.io/config.source" || k == "kubernetes.io/config.mirror" ||
+            k == kNodeTemplateAnnotation) {
           m.annotations.emplace_back(std::string(k), Str(a, ap));
         }
       });

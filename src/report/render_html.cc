@@ -520,6 +520,74 @@ std::string DisruptionSection(const Json& d) {
                  "preempting in turn), and per PriorityClass what was evicted, placed and waited.");
 }
 
+// The "Preempt or scale up" panel (`scaleUp` in the JSON of `simulate --scale-up`): the two
+// worlds side by side, the autoscaler's decisions with every node group's estimate, and each
+// waiting pod's fate in both.
+std::string ScaleUpSection(const Json& s) {
+  if (!s.is_object()) return {};
+  const Json& cmp = Get(s, "comparison");
+  const Json& a = Get(cmp, "preempt");
+  const Json& b = Get(cmp, "scaleUp");
+  std::string content = "<div class=\"cards\">";
+  content += Card("", "evicted with preemption", Count(a, "evictedPods"));
+  content += Card("", "nodes added instead", Count(s, "nodesAdded"));
+  content += Card("", "pending with preemption", Count(a, "pending"));
+  content += Card("", "pending with scale-up", Count(b, "pending"));
+  content += "</div>\n";
+  Table sides("scaleup-compare", {"", "With preemption", "With scale-up"});
+  const auto both = [&](std::string_view label, const char* key, bool seconds) {
+    sides.Row({Esc(label), seconds ? Dash(Seconds(a, key)) : Esc(Text(a, key)),
+               seconds ? Dash(Seconds(b, key)) : Esc(Text(b, key))});
+  };
+  both("Pods evicted", "evictedPods", false);
+  both("PDBs broken", "pdbsBroken", false);
+  both("Pod groups broken", "groupsBroken", false);
+  std::vector<std::string> added;
+  for (const Json& t : Items(s, "byTemplate")) added.push_back(fmt::format("{} × {}", Count(t, "nodes"), Text(t, "template")));
+  sides.Row({"Nodes added", "0", Esc(Text(b, "nodesAdded")) + (added.empty() ? "" : " (" + Esc(render::Join(added, ", ")) + ")")});
+  both("Pods that waited", "waited", false);
+  both("… of them placed", "placed", false);
+  both("Pods pending at the end", "pending", false);
+  both("Mean wait", "meanWait", true);
+  both("Max wait", "maxWait", true);
+  both("Last waiting pod placed at", "lastPlacement", true);
+  content += sides.Render();
+  Table adds("scaleup-additions", {"Decided", "Ready", "Node group", "New nodes", "For pods", "Estimates"});
+  for (const Json& add : Items(s, "additions")) {
+    std::vector<std::string> options;
+    for (const Json& o : Items(add, "options")) {
+      options.push_back(fmt::format("{}: {} node(s), {} pod(s){}", Text(o, "template"), Count(o, "nodes"), Count(o, "pods"),
+                                    Get(o, "waste").is_number() ? ", waste " + Text(o, "waste") : ""));
+    }
+    std::vector<std::string> nodes;
+    for (const Json& n : Items(add, "nodes")) nodes.push_back(Text(n));
+    adds.Row({Esc(Seconds(add, "decidedAt")), Esc(Seconds(add, "readyAt")), Esc(Text(add, "template")),
+              Esc(render::Join(nodes, ", ")), PodRefs(Items(add, "pods")), Esc(render::Join(options, "; "))});
+  }
+  if (!adds.Empty()) content += adds.Render();
+  Table unhelped("scaleup-unhelped", {"Pod no new node takes", "Why (each node group)"});
+  for (const Json& u : Items(s, "noTemplate")) unhelped.Row({PodRef(Text(u, "pod")), Esc(Text(u, "reason"))});
+  if (!unhelped.Empty()) content += unhelped.Render();
+  if (!Text(s, "stop").empty()) content += "<p class=\"note\">Stopped adding nodes: " + Esc(Text(s, "stop")) + "</p>\n";
+  const auto fate = [](const Json& f) {
+    const std::string state = Text(f, "state");
+    if (state == "Running" && Get(f, "at").is_number()) return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
+    if (state == "Running") return std::string("running (never waited)");
+    if (state == "Evicted") return "<b>evicted</b> at " + Esc(Seconds(f, "at"));
+    return Esc(state);
+  };
+  Table pods("scaleup-pods", {"Pod", "With preemption", "With scale-up"});
+  for (const Json& p : Items(cmp, "pods")) {
+    pods.Row({PodRef(Text(p, "pod")), fate(Get(p, "preempt")), fate(Get(p, "scaleUp"))});
+  }
+  if (!pods.Empty()) content += pods.Render();
+  return Section("scaleup", "Preempt or scale up", content,
+                 fmt::format("The same input twice: with preemption, and with the Cluster Autoscaler adding nodes "
+                             "instead (no pod preempts). Expander {}, nodes Ready {} after the decision, a loop every {}. "
+                             "The rest of this report is the scale-up world.",
+                             Esc(Text(s, "expander")), Esc(Seconds(s, "delay")), Esc(Seconds(s, "scanInterval"))));
+}
+
 // A candidate's remove-all-then-reprieve table (explain's `steps`): step 0 with every
 // lower-priority pod removed, then one row per victim unit put back, reprieved or not.
 std::string ReprieveSteps(const Json& candidate) {
@@ -700,6 +768,7 @@ std::string SimulationBody(const Json& data, const std::vector<ExplainResult>* a
   if (!preempt_table.Empty()) out += Section("preemptions", "Preemptions", preempt_table.Render());
   out += DecisionsSection(decisions, anchors);
   out += DisruptionSection(Get(data, "disruption"));
+  out += ScaleUpSection(Get(data, "scaleUp"));
   std::int64_t failed_events = 0;
   for (const Json& e : events) failed_events += Text(e, "reason") == "FailedScheduling" ? 1 : 0;
   out += AttemptsSection(attempts, anchors, failed_events);

@@ -16,6 +16,7 @@
 #include "kpsim/report.h"
 #include "kpsim/results.h"
 #include "report/disruption.h"
+#include "report/scale_up.h"
 #include "report/render_common.h"
 
 namespace kpsim::report {
@@ -272,6 +273,7 @@ class TextWriter {
       Timeline(*sim);
       Decisions(*sim);
       Disruption(*sim);
+      if (report_.scale_up != nullptr) out_ += ScaleUpText(ScaleUpJson(*report_.scale_up, *sim));
       Nodes(*sim);
       Groups(*sim);
       Quotas(*sim);
@@ -719,6 +721,8 @@ std::string RenderSimulationJson(const RunReport& report) {
   }
   out["quotas"] = std::move(quotas);
   out["disruption"] = DisruptionJson(ComputeDisruption(sim));  // last: the keys before keep their order
+  // `simulate --scale-up` only, after everything a plain run writes.
+  if (report.scale_up != nullptr) out["scaleUp"] = ScaleUpJson(*report.scale_up, sim);
   return render::Dump(out);
 }
 

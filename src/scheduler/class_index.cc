@@ -227,10 +227,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     if (plugins[p] > 0) d.rejectors |= PluginMask{1} << p;
   }
   const std::string fit_error = FitErrorFromCounts(n, counts, n, "");
-  if (no_preemption != nullptr) {
-    d.message = fit_error + " preemption: " + *no_preemption;
-    return d;
-  }
+  if (SkipsPostFilter(fit_error, no_preemption, d)) return d;
   ++preemption_attempts_;
 
   // 1) Eligibility.

@@ -151,6 +151,11 @@ class Framework {
   std::optional<std::string> Ineligible(const PodInfo& pod, const NodeStatuses& statuses) const {
     return PodEligibleToPreemptOthers(model_, pod, statuses);
   }
+  // True when PostFilter does not run for this failure: `no_preemption` names why (its text
+  // follows the fit error), or the profile has no PostFilter (EngineOptions::preemption false:
+  // the message is the fit error alone, as upstream's FitError without a PostFilter message).
+  // Sets `d.message` then.
+  bool SkipsPostFilter(const std::string& fit_error, const std::string* no_preemption, Decision& d) const;
   // PostFilter success: the preemptor is to be nominated to `best.node`.
   void SetPreemptionFound(Decision& d, const std::string& fit_error, const Candidate& best) const;
 

@@ -119,6 +119,18 @@ void Framework::SetPreemptionFound(Decision& d, const std::string& fit_error,
   d.candidate = best;
 }
 
+bool Framework::SkipsPostFilter(const std::string& fit_error, const std::string* no_preemption,
+                                Decision& d) const {
+  if (!options_.preemption) {
+    d.message = fit_error;
+  } else if (no_preemption != nullptr) {
+    d.message = fit_error + " preemption: " + *no_preemption;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 Decision Framework::Preempt(const PodInfo& pod, const NodeStatuses& statuses,
                             const std::string& fit_error, PluginMask rejectors,
                             const AffinityState* affinity) {
@@ -241,11 +253,8 @@ Decision Framework::DecidePlain(const PodInfo& pod, const AffinityState* affinit
     if (!s.IsSuccess()) rejectors |= MaskOf(s.plugin());
   }
   const std::string fit_error = FitErrorText(num_nodes, statuses, "");
-  if (no_preemption != nullptr) {
-    d.rejectors = rejectors;
-    d.message = fit_error + " preemption: " + *no_preemption;
-    return d;
-  }
+  d.rejectors = rejectors;
+  if (SkipsPostFilter(fit_error, no_preemption, d)) return d;
   return Preempt(pod, statuses, fit_error, rejectors, affinity);
 }
 

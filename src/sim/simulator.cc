@@ -652,7 +652,7 @@ void Simulator::DeferResize(Resize& r) {
                           "used: {}, capacity: {}",
                           pod.key, what, AmountOf(r.target, what), AmountOf(used, what),
                           AmountOf(node.allocatable, what)));
-  if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption) ResizePreemption(r);
+  if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption && options_.preemption) ResizePreemption(r);
 }
 
 ResourceList Simulator::KubeletUsedBesides(const Resize& r) const {
@@ -786,7 +786,7 @@ void Simulator::ResizePreemption(Resize& r) {
 void Simulator::RetryResizes() {
   for (Resize& r : resizes_) {
     if (r.done || r.infeasible || TryActuate(r)) continue;
-    if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption) ResizePreemption(r);
+    if (options_.gates.in_place_pod_vertical_scaling_scheduler_preemption && options_.preemption) ResizePreemption(r);
   }
 }
 
@@ -1345,20 +1345,25 @@ void Simulator::ScheduleGroup(GroupId root) {
   }
   // The reprieve steps are recorded only when someone may ask for them.
   std::vector<ReprieveStep> reprieve;
-  GroupPreemption wap = framework_.PreemptGroup(root, pending, observer_ ? &reprieve : nullptr);
+  // Without PostFilter (EngineOptions::preemption false) the group fails with its placement's
+  // message alone.
+  GroupPreemption wap;
+  if (options_.preemption) wap = framework_.PreemptGroup(root, pending, observer_ ? &reprieve : nullptr);
+  const std::string suffix = options_.preemption ? ". pod group preemption: " + wap.message : "";
   attempt.outcome =
       wap.kind == GroupPreemption::Kind::kPreempt ? Attempt::Outcome::kPreempt : Attempt::Outcome::kFail;
   Observe(attempt, [&](ExplainResult& out, bool) {
-    out = ExplainGroupAttempt(model_, root, pending, nullptr, &placement, &wap, std::move(reprieve));
+    out = ExplainGroupAttempt(model_, root, pending, nullptr, &placement,
+                              options_.preemption ? &wap : nullptr, std::move(reprieve));
   });
-  group.message = placement.message + ". pod group preemption: " + wap.message;
+  group.message = placement.message + suffix;
   for (PodId id : pending) {
     PodInfo& p = model_.pod(id);
     std::string own = placement.message;
     for (const auto& [failed_id, message] : placement.failed) {
       if (failed_id == id) own = message;
     }
-    p.last_failure = own + ". pod group preemption: " + wap.message;
+    p.last_failure = own + suffix;
     Emit(EventReason::kFailedScheduling, p, "", p.last_failure);
   }
   if (wap.kind == GroupPreemption::Kind::kPreempt) {

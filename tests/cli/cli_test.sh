@@ -52,6 +52,38 @@ if json_check "$WORK/out" 'd["disruption"]["evictedPods"] == 2 and d["disruption
 else
   fail "disruption: cascade.yaml's figures are off"
 fi
+# Preempt or scale up (examples/scale-up.yaml, worked out in its header).
+run simulate -o json --scale-up "$EX/scale-up.yaml"
+if json_check "$WORK/out" 'd["scaleUp"]["nodesAdded"] == 3 and d["scaleUp"]["byTemplate"] == [{"template": "pool-small", "nodes": 3}] and d["scaleUp"]["additions"][0]["readyAt"] == 120.0 and [o["waste"] for o in d["scaleUp"]["additions"][0]["options"]] == [1.188, 1.391] and d["scaleUp"]["comparison"]["preempt"]["evictedPods"] == 4 and d["scaleUp"]["comparison"]["preempt"]["pdbsBroken"] == 1 and d["scaleUp"]["comparison"]["preempt"]["pending"] == 1 and d["scaleUp"]["comparison"]["scaleUp"]["evictedPods"] == 0 and d["scaleUp"]["comparison"]["scaleUp"]["pending"] == 0 and d["scaleUp"]["comparison"]["scaleUp"]["lastPlacement"] == 120.0 and d["disruption"]["evictedPods"] == 0 and d["scaleUp"]["stop"] is None'; then
+  ok "scale-up: three pool-small nodes at 120 s instead of four evictions and a broken PDB"
+else
+  fail "scale-up: scale-up.yaml's figures are off"
+fi
+run simulate -o json --scale-up --expander most-pods --scale-up-delay 45s "$EX/scale-up.yaml"
+if json_check "$WORK/out" 'd["scaleUp"]["expander"] == "most-pods" and d["scaleUp"]["delay"] == 45.0 and d["scaleUp"]["comparison"]["scaleUp"]["lastPlacement"] == 45.0'; then
+  ok "scale-up: --expander and --scale-up-delay reach the run"
+else
+  fail "scale-up: --expander/--scale-up-delay not applied"
+fi
+run simulate -o json "$EX/scale-up.yaml"
+if grep -q "NodeTemplate" "$WORK/err" && json_check "$WORK/out" '[n["node"] for n in d["nodes"]] == ["n1", "n2"] and "scaleUp" not in d'; then
+  ok "scale-up: without --scale-up the templates are no nodes, and a warning says so"
+else
+  fail "scale-up: templates leaked into a plain run, or no NodeTemplate warning"
+fi
+run simulate --scale-up --node-template "$EX/scale-up.yaml" "$EX/cascade.yaml"
+if [ "$rc" -eq 0 ] && grep -q "^Preempt or scale up:" "$WORK/out" && grep -q "NotANodeTemplate" "$WORK/err"; then
+  ok "scale-up: --node-template reads Nodes from a file and says what else it ignored"
+else
+  fail "scale-up: --node-template run"
+fi
+run simulate -o html --scale-up "$EX/scale-up.yaml"
+if grep -q 'id="scaleup"' "$WORK/out"; then ok "scale-up: the HTML report has the Preempt or scale up panel"; else fail "scale-up: no HTML panel"; fi
+expect_rc "scale-up without templates" 2 simulate --scale-up "$EX/cascade.yaml"
+expect_rc "scale-up with the book profile" 2 simulate --scale-up --profile book "$EX/scale-up.yaml"
+expect_rc "scale-up with a bad delay" 2 simulate --scale-up --scale-up-delay soon "$EX/scale-up.yaml"
+expect_rc "scale-up with an unknown expander" 2 simulate --scale-up --expander price "$EX/scale-up.yaml"
+expect_rc "scale-up with a missing template file" 2 simulate --scale-up --node-template "$WORK/none.yaml" "$EX/scale-up.yaml"
 run simulate -o json --profile book "$EX/book/cascade.yaml"
 if json_check "$WORK/out" '[b["pdb"] for b in d["disruption"]["pdbsBroken"]] == ["default/log"] and d["disruption"]["cascadeDepth"] == 2 and d["disruption"]["evictedPods"] == 2 and d["disruption"]["pendingAtEnd"]["longest"][0]["pod"] == "default/log"'; then
   ok "disruption: the chapter's cascade breaks log's PDB through batch, two levels deep"

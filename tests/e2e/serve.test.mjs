@@ -154,6 +154,28 @@ test('editing the YAML re-runs: a Never preemption policy stops the preemption',
   assert.match(figures, /victims\s*2\s*0/, figures);
 });
 
+test('preempt or scale up: the example turns scale-up on, the report compares both worlds, and the toggle turns it off', async () => {
+  await chooseExample('scale-up.yaml');
+  assert.equal(await page.isChecked('#opt-scaleup'), true);
+  const frame = page.frameLocator('#frame-cur');
+  await frame.locator('#scaleup').waitFor();
+  const panel = await frame.locator('#scaleup').innerText();
+  assert.match(panel, /3\s*nodes added instead/i, panel);
+  assert.match(panel, /Pods evicted\s*4\s*0/, panel);
+  assert.match(panel, /3 × pool-small/, panel);
+  await page.screenshot({ path: join(artifacts, 'serve-scale-up.png') });
+  // A longer provisioning time moves the placements.
+  let before = await status();
+  await page.fill('#opt-delay', '5m');
+  await page.dispatchEvent('#opt-delay', 'change');
+  await waitForRun(before);
+  assert.match(await frame.locator('#scaleup').innerText(), /Last waiting pod placed at\s*30s\s*300s/);
+  before = await status();
+  await page.uncheck('#opt-scaleup');
+  await waitForRun(before);
+  assert.equal(await frame.locator('#scaleup').count(), 0);
+});
+
 test('a marker in the timeline opens the explain of its attempt', async () => {
   await chooseExample('cascade.yaml');
   const frame = page.frameLocator('#frame-cur');

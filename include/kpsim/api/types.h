@@ -159,6 +159,10 @@ struct OwnerReference {
   friend bool operator==(const OwnerReference&, const OwnerReference&) = default;
 };
 
+// A Node annotated `kpsim.io/node-template: "true"` is no node of the cluster but a node group's
+// template for `simulate --scale-up` (the autoscaler's new nodes are copies of it).
+inline constexpr std::string_view kNodeTemplateAnnotation = "kpsim.io/node-template";
+
 struct ObjectMeta {
   std::string name;
   std::string generate_name;
@@ -166,7 +170,7 @@ struct ObjectMeta {
   std::string uid;
   Labels labels;
   // Only the annotations kpsim reads (kubernetes.io/config.source and kubernetes.io/config.mirror,
-  // which make a pod static or mirror); the rest are not kept.
+  // which make a pod static or mirror; kNodeTemplateAnnotation); the rest are not kept.
   Labels annotations;
   std::vector<OwnerReference> owner_references;
   std::optional<WallTime> creation_timestamp;
