@@ -742,8 +742,7 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
   const int parallelism = options.parallelism > 0 ? options.parallelism : options.shards;
   // 1) The files: the spec, then each input's paths and each overlay's `add`, as the runs read them.
   std::vector<ShipFile> files;
-  std::set<std::string> visited;
-  const auto add_path = [&spec, &files, &visited](const std::string& field, const std::string& path) -> Result {
+  const auto add_path = [&spec, &files](const std::string& field, const std::string& path) -> Result {
     if (fs::path(path).is_absolute()) {
       return UsageError(fmt::format("{}: {}: \"{}\" is absolute; --emit-job ships files by their path relative to "
                                     "the spec: write it relative",
@@ -751,7 +750,12 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
     }
     const std::string local = SweepPath(spec, path);
     std::error_code ec;
-    if (fs::is_directory(local, ec)) return ListDirectory(local, fs::path(path), visited, files);
+    if (fs::is_directory(local, ec)) {
+      // Each path walked on its own: a directory two paths reach under different names (a
+      // symlink) must exist under both in the pods; the same file twice is placed once below.
+      std::set<std::string> visited;
+      return ListDirectory(local, fs::path(path), visited, files);
+    }
     if (!fs::exists(local, ec)) return UsageError(fmt::format("{}: {}: {}: no such file or directory", spec.file, field, local));
     files.push_back(ShipFile{local, fs::path(path).lexically_normal()});
     return {};
