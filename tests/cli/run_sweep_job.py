@@ -25,7 +25,7 @@ def fail(message):
 
 def main():
     job_yaml, kpsim, work = sys.argv[1:4]
-    kpsim = os.path.abspath(kpsim)
+    kpsim, work = os.path.abspath(kpsim), os.path.abspath(work)
     docs = [d for d in yaml.safe_load_all(open(job_yaml)) if d]
     kinds = [d.get("kind") for d in docs]
     if kinds != ["ConfigMap", "Job"]:
