@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "app/sweep.h"
+#include "cli/suggest.h"
 #include "kpsim/io.h"
 
 namespace kpsim::cli {
@@ -163,7 +164,10 @@ int RunSweepCommand(const SweepCommand& cmd) {
     }
   }
   std::error_code ec;
-  if (!std::filesystem::exists(f.spec, ec)) return Usage(fmt::format("{}: no such file or directory", f.spec));
+  if (!std::filesystem::exists(f.spec, ec)) {
+    const bool merge_typo = !Nearest(f.spec, {"merge"}).empty();
+    return Usage(fmt::format("{}: no such file or directory{}", f.spec, merge_typo ? "; did you mean kpsim sweep merge?" : ""));
+  }
   auto spec = io::ReadSweepSpec(f.spec);
   if (!spec.ok()) return Usage("sweep: " + spec.error().message);
   if (f.emit_job) return RunEmitJob(cmd, *spec);
