@@ -10,7 +10,7 @@
 #               FUZZ_SECONDS (default 300); make fuzz-smoke: the same for FUZZ_SMOKE_SECONDS (CI)
 
 DEB_PACKAGES := g++ cmake ninja-build pkg-config zlib1g-dev libyaml-dev libsimdjson-dev nlohmann-json3-dev libfmt-dev \
-                libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev python3
+                libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libcpp-httplib-dev python3 python3-yaml
 RELEASE_DIR := build/release
 ASAN_DIR := build/asan
 BENCH_DIR := build/bench

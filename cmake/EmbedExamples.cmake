@@ -1,4 +1,5 @@
-# Embeds examples/**/*.yaml and *.json into the binary for `kpsim serve` (its "examples" menu).
+# Embeds examples/**/*.yaml and *.json (but Sweep specs) into the binary for `kpsim serve` (its
+# "examples" menu).
 #
 # Included from CMakeLists.txt, it defines kpsim_embed_examples(<target>), which adds a generated
 # C++ source defining kpsim::app::BundledExamples() (src/app/api.h). Run as a script
@@ -7,8 +8,17 @@
 
 function(kpsim_example_files dir out_var)
   file(GLOB_RECURSE files RELATIVE ${dir} ${dir}/*.yaml ${dir}/*.json)
-  list(SORT files)
-  set(${out_var} ${files} PARENT_SCOPE)
+  # A Sweep spec (examples/sweep/sweep.yaml, for `kpsim sweep`) is not a manifest: the menu lists
+  # what simulate runs.
+  set(manifests)
+  foreach(file ${files})
+    file(STRINGS "${dir}/${file}" sweep_kind REGEX "^kind: *Sweep *$")
+    if(NOT sweep_kind)
+      list(APPEND manifests ${file})
+    endif()
+  endforeach()
+  list(SORT manifests)
+  set(${out_var} ${manifests} PARENT_SCOPE)
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE)

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kpsim/api/types.h"
+#include "kpsim/expected.h"
 
 namespace kpsim::io {
 
@@ -95,5 +97,50 @@ struct NamedText {
   std::string text;
 };
 ReadResult ReadManifestTexts(const std::vector<NamedText>& texts, const ReadOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
+// A Sweep (kpsim.io/v1alpha1, `kpsim sweep`): a grid of runs. Not a manifest: the reader skips a
+// Sweep found among manifests with a `SweepSpec` warning. Paths are kept as written (relative
+// ones are relative to the spec file's directory); what they name is checked by the caller.
+
+// One `spec.inputs[]` entry: a named input, read as `kpsim simulate PATH...` reads its files.
+struct SweepInput {
+  std::string name;
+  std::vector<std::string> paths;
+};
+
+// One `spec.overlays[].scale[]` entry: set a workload's replicas (Deployment, ReplicaSet,
+// StatefulSet) or parallelism (Job).
+struct SweepScale {
+  WorkloadKind kind = WorkloadKind::kDeployment;
+  std::string name;  // "ns/name" (a bare name is in namespace "default")
+  std::int32_t replicas = 0;
+  int line = 0;  // of the entry in the spec
+};
+
+// One `spec.overlays[]` entry: manifests appended to the input (`add`), then scales.
+struct SweepOverlay {
+  std::string name;
+  std::vector<std::string> add;
+  std::vector<SweepScale> scale;
+};
+
+struct SweepSpec {
+  std::string file;  // as given (messages name it)
+  std::string name;  // metadata.name
+  std::string namespace_;  // metadata.namespace, may be empty
+  std::vector<SweepInput> inputs;
+  std::vector<std::uint64_t> seeds;         // default {1}
+  std::vector<std::string> profiles;        // default {"default"}; values checked by the caller
+  std::vector<std::string> feature_gates;   // default {""}; values checked by the caller
+  std::vector<SweepOverlay> overlays;       // default: one overlay "none" that changes nothing
+  std::vector<std::string> settings;        // KEY=VALUE, as `simulate --compare` spells them
+};
+
+// Decodes a Sweep from YAML or JSON text (one document). Unknown fields, wrong types, missing or
+// repeated names are InvalidArgument errors whose message reads "FILE:LINE: FIELD: problem".
+Expected<SweepSpec> ParseSweepSpec(std::string_view text, const std::string& file);
+// Reads and decodes the spec file `path` (at most 16 MiB).
+Expected<SweepSpec> ReadSweepSpec(const std::string& path);
 
 }  // namespace kpsim::io

@@ -20,6 +20,7 @@
 #include "app/run.h"
 #include "app/server.h"
 #include "cli/suggest.h"
+#include "cli/sweep_command.h"
 #include "kpsim/diff.h"
 #include "kpsim/admission.h"
 #include "kpsim/api/duration.h"
@@ -514,6 +515,9 @@ int main(int argc, char** argv) {
       ->required()
       ->expected(2);
 
+  kpsim::cli::SweepCommand sweep_cmd;
+  kpsim::cli::AddSweepCommand(app, sweep_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -532,6 +536,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
+  if (sweep_cmd.sweep->parsed()) return kpsim::cli::RunSweepCommand(sweep_cmd);
   if (serve->parsed()) return RunServe(serve_flags);
   if (diff_cmd->parsed()) {
     if (!PathsExist(diff_files)) return kExitUsage;

@@ -765,6 +765,12 @@ class TextReader {
       return;
     }
 
+    if (kind == "Sweep" && api_version == "kpsim.io/v1alpha1") {
+      // A `kpsim sweep` spec beside the manifests it names (a directory input may hold it).
+      AddWarning(origin, fmt::format("Sweep {}", name), "SweepSpec",
+                 "a Sweep spec is not a manifest (kpsim sweep runs it); skipped");
+      return;
+    }
     if (kind == "Scenario" && api_version == "kpsim.io/v1alpha1") {
       ReadScenario(v, origin, kind, DisplayName(std::nullopt, ns, name), root);
       return;

@@ -619,7 +619,7 @@ suggests() {
 }
 suggests "mistyped command" 'unknown command "simulat"; did you mean simulate?' simulat "$EX/cascade.yaml"
 suggests "mistyped command (swap)" 'unknown command "vaildate"; did you mean validate?' vaildate "$EX/cascade.yaml"
-suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict, serve, diff)' frobnicate "$EX/cascade.yaml"
+suggests "unrelated command" 'unknown command "frobnicate" (commands: simulate, validate, explain, evict, serve, diff, sweep)' frobnicate "$EX/cascade.yaml"
 suggests "mistyped flag" 'unknown flag --unitl; did you mean --until?' simulate --unitl 5m "$EX/cascade.yaml"
 suggests "mistyped flag with =" 'unknown flag --unitl; did you mean --until?' simulate --unitl=5m "$EX/cascade.yaml"
 suggests "mistyped flag after a valued flag" 'unknown flag --sed; did you mean --seed?' simulate -o json --sed 3 "$EX/cascade.yaml"
@@ -838,6 +838,150 @@ rc=$?
 if [ "$rc" -eq 2 ]; then ok "serve on a port in use (exit 2)"; else fail "serve on a port in use: exit $rc, want 2"; fi
 if grep -q "cannot listen on 127.0.0.1:$BUSY_PORT" "$WORK/err"; then ok "serve names the address it cannot listen on"; else fail "serve: no message for the busy port"; fi
 kill "$BUSY_PID" 2>/dev/null; wait "$BUSY_PID" 2>/dev/null
+
+# --- kpsim sweep: a grid of runs, sharded across processes, merged byte for byte ----------------
+SW="$EX/sweep/sweep.yaml"
+expect_rc "sweep" 0 sweep "$SW"
+cp "$WORK/out" "$WORK/sweep-all.jsonl"
+if python3 -c 'import json,sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "" and len(lines) == 25
+keys = ["run","runs","input","overlay","profile","featureGates","seed","status","pods","disruption"]
+for i, text in enumerate(lines[:-1]):
+    d = json.loads(text)
+    assert list(d) == keys and d["run"] == i and d["runs"] == 24 and d["status"] == "ok", text[:120]
+    assert ", " not in text and ": " not in text
+d = [json.loads(t) for t in lines[:-1]]
+assert [(x["input"], x["overlay"], x["profile"], x["seed"]) for x in d[:5]] == [("today","none","default",1), ("today","none","default",2), ("today","none","book",1), ("today","none","book",2), ("today","web-x3","default",1)]
+assert d[0]["disruption"]["evictedPods"] == 0 and d[12]["disruption"]["evictedPods"] == 2 and len(d[12]["disruption"]["pdbsBroken"]) == 1
+assert d[4]["pods"]["total"] - d[4]["disruption"]["evictedPods"] == d[0]["pods"]["total"] + 6' "$WORK/sweep-all.jsonl" 2>"$WORK/err"; then
+  ok "sweep: 24 compact JSON lines in grid order, keys in order, overlays changing the runs"
+else
+  fail "sweep lines"
+fi
+# The same disruption object as simulate -o json of the same run (with-train/none/default/seed 1).
+run simulate -o json --arrival sequential --until 10m "$EX/sweep/cluster/" "$EX/sweep/train-job.yaml"
+if python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["disruption"]; b=json.loads(open(sys.argv[2]).read().split("\n")[12])["disruption"]; sys.exit(0 if a == b else 1)' "$WORK/out" "$WORK/sweep-all.jsonl"; then
+  ok "sweep: a line's disruption is simulate -o json's"
+else
+  fail "sweep: a line's disruption differs from simulate -o json's"
+fi
+run sweep --jobs 1 "$SW"
+if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep --jobs 1: the same bytes"; else fail "sweep --jobs 1 differs"; fi
+# Three shards, three processes at once (as an Indexed Job's pods), merged in any order.
+for i in 0 1 2; do
+  JOB_COMPLETION_INDEX=$i "$KPSIM" sweep "$SW" --shards 3 --jobs 2 >"$WORK/shard-$i.jsonl" 2>/dev/null </dev/null &
+done
+wait
+expect_rc "sweep merge" 0 sweep merge "$WORK/shard-2.jsonl" "$WORK/shard-0.jsonl" "$WORK/shard-1.jsonl"
+if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep merge of 3 shard processes: byte-identical to one process"; else fail "sweep merge differs from the single run"; fi
+if [ "$(wc -l <"$WORK/shard-1.jsonl")" -eq 8 ]; then ok "sweep --shards 3: shard 1 ran 8 runs"; else fail "shard 1 ran $(wc -l <"$WORK/shard-1.jsonl") runs"; fi
+"$KPSIM" sweep merge - "$WORK/shard-0.jsonl" "$WORK/shard-2.jsonl" <"$WORK/shard-1.jsonl" >"$WORK/out" 2>"$WORK/err"
+if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep merge - (stdin)"; else fail "sweep merge - differs"; fi
+run sweep -o text "$SW"; cp "$WORK/out" "$WORK/sweep-all.txt"
+if grep -q '^run  input' "$WORK/out" && grep -q '^with-train  ingress' "$WORK/out" && grep -q 'Sweep: 24 runs shown of 24, 0 failed' "$WORK/out"; then
+  ok "sweep -o text: a row per run and per group"
+else
+  fail "sweep -o text"
+fi
+run sweep merge -o text "$WORK/shard-0.jsonl" "$WORK/shard-1.jsonl" "$WORK/shard-2.jsonl"
+if cmp -s "$WORK/out" "$WORK/sweep-all.txt"; then ok "sweep merge -o text: the same table"; else fail "sweep merge -o text differs"; fi
+run sweep "$SW" --results "$WORK/results.jsonl"
+if cmp -s "$WORK/results.jsonl" "$WORK/sweep-all.jsonl" && cmp -s "$WORK/out" "$WORK/sweep-all.txt"; then
+  ok "sweep --results: the lines in the file, the table on stdout"
+else
+  fail "sweep --results"
+fi
+run sweep "$SW" --results "$WORK/results2.jsonl" -o jsonl
+if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl" && cmp -s "$WORK/results2.jsonl" "$WORK/sweep-all.jsonl"; then ok "sweep --results -o jsonl: lines on both"; else fail "sweep --results -o jsonl"; fi
+# A scale naming a workload the input lacks: that run's error, the others run.
+mkdir -p "$WORK/sw"
+cp "$EX/sweep/cluster/"*.yaml "$WORK/sw/"
+printf 'apiVersion: kpsim.io/v1alpha1\nkind: Sweep\nmetadata: {name: ghost}\nspec:\n  inputs: [{name: c, paths: [.]}]\n  overlays:\n  - name: none\n  - name: ghost\n    scale: [{kind: StatefulSet, name: shop/db, replicas: 2}]\n' >"$WORK/sw/ghost.yaml"
+expect_rc "sweep with a failing run" 0 sweep "$WORK/sw/ghost.yaml"
+if json_check <(sed -n 2p "$WORK/out") 'd["status"] == "error" and d["error"] == "overlay ghost: scale: input c has no StatefulSet shop/db"' &&
+   json_check <(sed -n 1p "$WORK/out") 'd["status"] == "ok"' && grep -q '1 run(s) failed' "$WORK/err"; then
+  ok "sweep: a scale of a missing workload is its run's error"
+else
+  fail "sweep: missing workload"
+fi
+# Usage errors: exit 2, a message naming the file and the field.
+printf 'apiVersion: kpsim.io/v1alpha1\nkind: Sweep\nmetadata: {name: bad}\nspec:\n  inputs: [{name: c, paths: [.]}]\n  seed: [1]\n' >"$WORK/sw/bad.yaml"
+usage "sweep: unknown spec field" sweep "$WORK/sw/bad.yaml"
+if grep -q "bad.yaml:6: spec.seed: unknown field" "$WORK/err"; then ok "sweep: the bad field named with file and line"; else fail "sweep: bad field message"; fi
+printf 'apiVersion: kpsim.io/v1alpha1\nkind: Sweep\nmetadata: {name: bad}\nspec:\n  inputs: [{name: c, paths: [nope/]}]\n' >"$WORK/sw/nopath.yaml"
+usage "sweep: a missing input path" sweep "$WORK/sw/nopath.yaml"
+usage "sweep without a spec" sweep
+usage "sweep of a missing spec" sweep "$WORK/nope.yaml"
+usage "sweep --shards 3 without a shard" sweep "$SW" --shards 3
+usage "sweep --shard out of range" sweep "$SW" --shards 3 --shard 3
+JOB_COMPLETION_INDEX=one usage "sweep: malformed JOB_COMPLETION_INDEX" sweep "$SW" --shards 3
+usage "sweep --jobs 0" sweep "$SW" --jobs 0
+usage "sweep -o json" sweep "$SW" -o json
+usage "sweep --image without --emit-job" sweep "$SW" --image x
+usage "sweep --emit-job without --image" sweep "$SW" --emit-job
+head -n 5 "$WORK/sweep-all.jsonl" >"$WORK/partial.jsonl"
+usage "sweep merge: missing runs" sweep merge "$WORK/partial.jsonl"
+if grep -q "missing runs 5, 6," "$WORK/err"; then ok "sweep merge names the missing runs"; else fail "sweep merge missing message"; fi
+usage "sweep merge: a duplicate run" sweep merge "$WORK/sweep-all.jsonl" "$WORK/partial.jsonl"
+if grep -q "partial.jsonl:1: run 0 appears twice (first at .*sweep-all.jsonl:1)" "$WORK/err"; then ok "sweep merge names the duplicate's file and line"; else fail "sweep merge duplicate message"; fi
+{ cat "$WORK/sweep-all.jsonl"; echo "warning: not a line"; } >"$WORK/noisy.jsonl"
+usage "sweep merge: a malformed line" sweep merge "$WORK/noisy.jsonl"
+if grep -q "noisy.jsonl:25: not a kpsim sweep line" "$WORK/err"; then ok "sweep merge names the malformed line"; else fail "sweep merge malformed message"; fi
+usage "sweep merge without files" sweep merge
+# --emit-job: a ConfigMap and an Indexed Job; their pods, played here, merge into the single run.
+expect_rc "sweep --emit-job" 0 sweep "$SW" --emit-job --image registry.example/kpsim:0.1 --shards 3 --results-claim sweep-results
+cp "$WORK/out" "$WORK/job.yaml"
+# Python's yaml module parses the YAML and plays the Job; without it, the key fields are grepped.
+if python3 -c 'import yaml' 2>/dev/null; then HAVE_PYYAML=1; else HAVE_PYYAML=0; echo "skip sweep --emit-job: no Python yaml module (python3-yaml): the Job is grepped, not played"; fi
+if [ "$HAVE_PYYAML" -eq 0 ]; then
+  if grep -q '^kind: ConfigMap' "$WORK/job.yaml" && grep -q '^  completionMode: Indexed' "$WORK/job.yaml" && grep -q '^  completions: 3' "$WORK/job.yaml" &&
+     grep -q 'restartPolicy: Never' "$WORK/job.yaml" && grep -q 'args: \["sweep", "/sweep/sweep.yaml", "--shards", "3"' "$WORK/job.yaml"; then
+    ok "sweep --emit-job: the key fields of an Indexed Job of 3"
+  else
+    fail "sweep --emit-job YAML (grepped)"
+  fi
+elif python3 -c 'import sys,yaml; d=[x for x in yaml.safe_load_all(open(sys.argv[1])) if x]; j=d[1]["spec"]; c=j["template"]["spec"]["containers"][0]
+assert [x["kind"] for x in d] == ["ConfigMap","Job"] and d[0]["metadata"]["name"] == "kpsim-sweep-tiers" == d[1]["metadata"]["name"]
+assert j["completionMode"] == "Indexed" and j["completions"] == 3 and j["parallelism"] == 3 and j["template"]["spec"]["restartPolicy"] == "Never"
+assert c["image"] == "registry.example/kpsim:0.1" and c["command"] + c["args"][:4] == ["kpsim","sweep","/sweep/sweep.yaml","--shards","3"]
+assert "/results/shard-$(JOB_COMPLETION_INDEX).jsonl" in c["args"]' "$WORK/job.yaml" 2>"$WORK/err"; then
+  ok "sweep --emit-job: the Kubernetes YAML parses, an Indexed Job of 3"
+else
+  fail "sweep --emit-job YAML"
+fi
+if [ "$HAVE_PYYAML" -eq 0 ]; then
+  :
+elif python3 "$SRC/tests/cli/run_sweep_job.py" "$WORK/job.yaml" "$KPSIM" "$WORK/jobrun" >/dev/null 2>"$WORK/err" &&
+   "$KPSIM" sweep merge "$WORK/jobrun/mnt/results/"shard-*.jsonl >"$WORK/out" 2>>"$WORK/err" && cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then
+  ok "sweep --emit-job: its 3 pods, played from the ConfigMap, write shards that merge into the single run"
+else
+  fail "sweep --emit-job: the played Job's shards do not merge into the single run"
+fi
+# A spec whose paths climb out of its directory, and results on stdout (kubectl logs).
+mkdir -p "$WORK/proj/specs"
+cp -r "$EX/sweep/cluster" "$WORK/proj/cluster"
+printf 'apiVersion: kpsim.io/v1alpha1\nkind: Sweep\nmetadata: {name: up}\nspec:\n  inputs: [{name: c, paths: [../cluster/]}]\n  seeds: [1, 2, 3]\n  overlays: [{name: none}, {name: more, scale: [{kind: Deployment, name: shop/web, replicas: 8}]}]\n' >"$WORK/proj/specs/up.yaml"
+run sweep "$WORK/proj/specs/up.yaml"; cp "$WORK/out" "$WORK/up-all.jsonl"
+expect_rc "sweep --emit-job, paths above the spec" 0 sweep "$WORK/proj/specs/up.yaml" --emit-job --image kpsim --shards 4 --parallelism 2
+cp "$WORK/out" "$WORK/up-job.yaml"
+if grep -q '"/sweep/specs/up.yaml"' "$WORK/up-job.yaml" && grep -q 'parallelism: 2' "$WORK/up-job.yaml" && grep -q '"--quiet"' "$WORK/up-job.yaml" &&
+   { [ "$HAVE_PYYAML" -eq 0 ] || { python3 "$SRC/tests/cli/run_sweep_job.py" "$WORK/up-job.yaml" "$KPSIM" "$WORK/uprun" >/dev/null 2>"$WORK/err" &&
+   cat "$WORK/uprun/"log-*.txt | "$KPSIM" sweep merge - >"$WORK/out" 2>>"$WORK/err" && cmp -s "$WORK/out" "$WORK/up-all.jsonl"; }; }; then
+  if [ "$HAVE_PYYAML" -eq 1 ]; then
+    ok "sweep --emit-job: ../ paths laid out below /sweep, the pods' logs merge into the single run"
+  else
+    ok "sweep --emit-job: ../ paths laid out below /sweep (grepped; the Job not played)"
+  fi
+else
+  fail "sweep --emit-job with ../ paths"
+fi
+head -c 1100000 /dev/zero | tr '\0' '#' >"$WORK/proj/cluster/big.yaml"
+usage "sweep --emit-job past the ConfigMap limit" sweep "$WORK/proj/specs/up.yaml" --emit-job --image kpsim
+if grep -q "bake them into the image" "$WORK/err"; then ok "sweep --emit-job: too big, says to bake the files in"; else fail "sweep --emit-job size message"; fi
+# simulate skips a Sweep spec it meets in a directory, with a warning.
+expect_rc "simulate a directory holding a Sweep spec" 0 simulate -o json "$WORK/sw/"
+if grep -q "SweepSpec" "$WORK/err"; then ok "simulate: a Sweep spec skipped with a SweepSpec warning"; else fail "simulate: no SweepSpec warning"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

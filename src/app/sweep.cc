@@ -1,0 +1,381 @@
+// `kpsim sweep` (sweep.h): the grid, the plan, one run as a JSON line, the thread pool that keeps
+// run order, and shard selection. Merge and the table are sweep_report.cc, the Job sweep_job.cc.
+
+#include "app/sweep.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace kpsim::app {
+namespace {
+
+// Key order is part of the contract: ordered_json keeps insertion order.
+using Json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+Error UsageError(std::string message) {
+  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
+}
+
+// A compact dump that never throws (invalid UTF-8 is replaced).
+std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+// A run's message without the flag it came from ("--profile: x not in ..." -> "x not in ...").
+std::string WithoutFlag(const std::string& message) {
+  if (message.starts_with("--")) {
+    if (const std::size_t colon = message.find(": "); colon != std::string::npos) {
+      return message.substr(colon + 2);
+    }
+  }
+  return message;
+}
+
+// A strict whole number 0..max ("", "-1", "1.5", "0x1", " 1" refused).
+std::optional<int> WholeNumber(std::string_view text, int max) {
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || n < 0 || n > max) {
+    return std::nullopt;
+  }
+  return n;
+}
+
+// `more` read after `base`, as one ReadManifests call over both would have read them.
+void AppendRead(io::ReadResult& base, const io::ReadResult& more) {
+  const std::size_t offset = base.objects.size();
+  base.objects.insert(base.objects.end(), more.objects.begin(), more.objects.end());
+  base.errors.insert(base.errors.end(), more.errors.begin(), more.errors.end());
+  base.ignored.insert(base.ignored.end(), more.ignored.begin(), more.ignored.end());
+  base.file_errors.insert(base.file_errors.end(), more.file_errors.begin(), more.file_errors.end());
+  base.warnings.insert(base.warnings.end(), more.warnings.begin(), more.warnings.end());
+  if (more.scheduler_config) base.scheduler_config = more.scheduler_config;
+  for (const Workload& w : more.workloads) {
+    base.workloads.push_back(w);
+    base.workloads.back().position += offset;  // its place among the objects read before it
+  }
+  base.scenarios.insert(base.scenarios.end(), more.scenarios.begin(), more.scenarios.end());
+  base.pod_metrics.insert(base.pod_metrics.end(), more.pod_metrics.begin(), more.pod_metrics.end());
+}
+
+// The fields every line starts with.
+Json LineHead(const SweepPlan& plan, const SweepRun& run) {
+  Json j = Json::object();
+  j["run"] = run.index;
+  j["runs"] = plan.runs.size();
+  j["input"] = plan.spec.inputs[run.input].name;
+  j["overlay"] = plan.spec.overlays[run.overlay].name;
+  j["profile"] = run.profile;
+  j["featureGates"] = run.feature_gates;
+  j["seed"] = run.seed;
+  return j;
+}
+
+SweepLine ErrorLine(Json head, const std::string& message, std::vector<std::string> diagnostics) {
+  head["status"] = "error";
+  head["error"] = message;
+  SweepLine line;
+  line.json = Dump(head);
+  line.diagnostics = std::move(diagnostics);
+  line.ok = false;
+  return line;
+}
+
+// Pods by state, the four states always present, others (should the engine gain one) after
+// them in name order.
+Json PodCounts(const Json& pods) {
+  std::map<std::string, int> other;
+  int total = 0;
+  int running = 0;
+  int pending = 0;
+  int terminating = 0;
+  int deleted = 0;
+  if (pods.is_array()) {
+    for (const Json& p : pods) {
+      ++total;
+      const std::string state = p.value("state", "");
+      if (state == "Running") {
+        ++running;
+      } else if (state == "Pending") {
+        ++pending;
+      } else if (state == "Terminating") {
+        ++terminating;
+      } else if (state == "Deleted") {
+        ++deleted;
+      } else {
+        std::string key = state;
+        if (!key.empty()) key[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(key[0])));
+        ++other[key];
+      }
+    }
+  }
+  Json out = Json::object();
+  out["total"] = total;
+  out["running"] = running;
+  out["pending"] = pending;
+  out["terminating"] = terminating;
+  out["deleted"] = deleted;
+  for (const auto& entry : other) out[entry.first] = entry.second;
+  return out;
+}
+
+}  // namespace
+
+std::vector<SweepRun> SweepGrid(const io::SweepSpec& spec) {
+  std::vector<SweepRun> runs;
+  for (std::size_t input = 0; input < spec.inputs.size(); ++input) {
+    for (std::size_t overlay = 0; overlay < spec.overlays.size(); ++overlay) {
+      for (const std::string& profile : spec.profiles) {
+        for (const std::string& gates : spec.feature_gates) {
+          for (const std::uint64_t seed : spec.seeds) {
+            SweepRun run;
+            run.index = static_cast<int>(runs.size());
+            run.input = input;
+            run.overlay = overlay;
+            run.profile = profile;
+            run.feature_gates = gates;
+            run.seed = seed;
+            runs.push_back(std::move(run));
+          }
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+std::string SweepPath(const io::SweepSpec& spec, const std::string& path) {
+  const fs::path p(path);
+  if (p.is_absolute()) return path;
+  const fs::path dir = fs::path(spec.file).parent_path();
+  return dir.empty() ? path : (dir / p).string();
+}
+
+Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
+  const std::string& file = spec.file;
+  const auto field_error = [&file](const std::string& field, const std::string& message) {
+    Error e = UsageError(fmt::format("{}: {}: {}", file, field, message));
+    e.file = file;
+    return e;
+  };
+  constexpr std::size_t kMaxRuns = 1000000;
+  const std::size_t runs = spec.inputs.size() * spec.overlays.size() * spec.profiles.size() *
+                           spec.feature_gates.size() * spec.seeds.size();
+  if (runs > kMaxRuns) {
+    return field_error("spec", fmt::format("{} runs; a sweep has at most {}", runs, kMaxRuns));
+  }
+  SweepPlan plan;
+  // 1) Settings, applied once to every run; the grid's own axes are not settings.
+  for (std::size_t i = 0; i < spec.settings.size(); ++i) {
+    const std::string& setting = spec.settings[i];
+    const std::string field = fmt::format("spec.settings[{}]", i);
+    const std::string key = setting.substr(0, setting.find('='));
+    if (key == "profile" || key == "seed" || key == "featureGates" || key == "feature-gates") {
+      const std::string axis = key == "profile" ? "profiles" : key == "seed" ? "seeds" : "featureGates";
+      return field_error(field, fmt::format("{} is an axis of the sweep; list its values in spec.{}", key, axis));
+    }
+    if (Result applied = ApplySetting(setting, plan.common, plan.engine); !applied.ok()) {
+      return field_error(field, applied.error().message);
+    }
+  }
+  // 2) Every combination of profile and gates must make options (the settings' values too).
+  for (std::size_t p = 0; p < spec.profiles.size(); ++p) {
+    EngineFlags engine = plan.engine;
+    engine.profile = spec.profiles[p];
+    if (auto options = MakeOptions(plan.common, engine); !options.ok()) {
+      const std::string& message = options.error().message;
+      if (message.starts_with("--profile")) {
+        return field_error(fmt::format("spec.profiles[{}]", p), WithoutFlag(message));
+      }
+      return field_error("spec.settings", message);
+    }
+  }
+  for (std::size_t g = 0; g < spec.feature_gates.size(); ++g) {
+    CommonFlags common = plan.common;
+    common.feature_gates = spec.feature_gates[g];
+    if (auto options = MakeOptions(common, plan.engine); !options.ok()) {
+      return field_error(fmt::format("spec.featureGates[{}]", g), WithoutFlag(options.error().message));
+    }
+  }
+  // 3) The files: every path must exist; each input and each overlay's `add` is read once.
+  const auto check_path = [&spec, &field_error](const std::string& field, const std::string& path) -> Result {
+    if (path == "-") return field_error(field, "\"-\" (standard input) cannot be a sweep's file");
+    std::error_code ec;
+    if (!fs::exists(SweepPath(spec, path), ec)) {
+      return field_error(field, fmt::format("{}: no such file or directory", SweepPath(spec, path)));
+    }
+    return {};
+  };
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    std::vector<std::string> paths;
+    for (std::size_t j = 0; j < spec.inputs[i].paths.size(); ++j) {
+      const std::string& path = spec.inputs[i].paths[j];
+      KPSIM_RETURN_IF_ERROR(check_path(fmt::format("spec.inputs[{}].paths[{}]", i, j), path));
+      paths.push_back(SweepPath(spec, path));
+    }
+    plan.inputs.push_back(io::ReadManifests(paths));
+  }
+  for (std::size_t i = 0; i < spec.overlays.size(); ++i) {
+    std::vector<std::string> paths;
+    for (std::size_t j = 0; j < spec.overlays[i].add.size(); ++j) {
+      const std::string& path = spec.overlays[i].add[j];
+      KPSIM_RETURN_IF_ERROR(check_path(fmt::format("spec.overlays[{}].add[{}]", i, j), path));
+      paths.push_back(SweepPath(spec, path));
+    }
+    plan.overlays.push_back(paths.empty() ? io::ReadResult{} : io::ReadManifests(paths));
+  }
+  plan.runs = SweepGrid(spec);
+  plan.spec = std::move(spec);
+  return plan;
+}
+
+Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag, const char* env_index) {
+  constexpr int kMaxShards = 100000;  // an Indexed Job's completions are limited to 100000
+  if (shards < 1 || shards > kMaxShards) {
+    return UsageError(fmt::format("--shards: {} is not from 1 to {}", shards, kMaxShards));
+  }
+  SweepShard out;
+  out.shards = shards;
+  const auto range = [shards] { return shards == 1 ? std::string("0") : fmt::format("0 to {}", shards - 1); };
+  if (shard_flag != nullptr) {
+    const std::optional<int> shard = WholeNumber(*shard_flag, kMaxShards);
+    if (!shard || *shard >= shards) {
+      return UsageError(fmt::format("--shard: \"{}\" is not a shard of --shards {} ({})", *shard_flag, shards, range()));
+    }
+    out.shard = *shard;
+    return out;
+  }
+  if (env_index != nullptr) {
+    const std::optional<int> shard = WholeNumber(env_index, kMaxShards);
+    if (!shard || *shard >= shards) {
+      return UsageError(fmt::format("JOB_COMPLETION_INDEX=\"{}\" is not a shard of --shards {} ({}); "
+                                    "give --shard or the Job's completions as --shards",
+                                    env_index, shards, range()));
+    }
+    out.shard = *shard;
+    return out;
+  }
+  if (shards > 1) {
+    return UsageError(fmt::format("--shards {} needs the shard to run: --shard I ({}) or the environment "
+                                  "variable JOB_COMPLETION_INDEX (set in an Indexed Job's pods)",
+                                  shards, range()));
+  }
+  return out;
+}
+
+SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
+  Json head = LineHead(plan, run);
+  try {
+    const io::SweepOverlay& overlay = plan.spec.overlays[run.overlay];
+    io::ReadResult read = plan.inputs[run.input];
+    if (!overlay.add.empty()) AppendRead(read, plan.overlays[run.overlay]);
+    for (const io::SweepScale& scale : overlay.scale) {
+      int matched = 0;
+      for (Workload& w : read.workloads) {
+        if (w.kind != scale.kind || w.DisplayName() != scale.name) continue;
+        if (w.kind == WorkloadKind::kJob) {
+          w.parallelism = scale.replicas;
+        } else {
+          w.replicas = scale.replicas;
+        }
+        ++matched;
+      }
+      if (matched == 0) {
+        return ErrorLine(std::move(head),
+                         fmt::format("overlay {}: scale: input {} has no {} {}", overlay.name,
+                                     plan.spec.inputs[run.input].name, WorkloadKindName(scale.kind), scale.name),
+                         {});
+      }
+    }
+    CommonFlags common = plan.common;
+    common.output = "json";
+    common.feature_gates = run.feature_gates;
+    EngineFlags engine = plan.engine;
+    engine.profile = run.profile;
+    engine.seed = std::to_string(run.seed);
+    RunOutput out = RunSimulate(std::move(read), common, engine);
+    if (out.error) return ErrorLine(std::move(head), out.error->message, std::move(out.diagnostics));
+    const Json result = Json::parse(out.output, nullptr, /*allow_exceptions=*/false);
+    if (!result.is_object() || !result.contains("disruption")) {
+      return ErrorLine(std::move(head), "the run's JSON has no disruption object", std::move(out.diagnostics));
+    }
+    head["status"] = "ok";
+    head["pods"] = PodCounts(result.contains("pods") ? result["pods"] : Json());
+    head["disruption"] = result["disruption"];
+    SweepLine line;
+    line.json = Dump(head);
+    line.diagnostics = std::move(out.diagnostics);
+    return line;
+  } catch (const std::exception& e) {
+    return ErrorLine(std::move(head), fmt::format("internal error: {}", e.what()), {});
+  }
+}
+
+void RunSweep(const SweepPlan& plan, SweepShard shard, int jobs,
+              const std::function<void(const SweepRun&, const SweepLine&)>& emit) {
+  std::vector<const SweepRun*> mine;
+  for (const SweepRun& run : plan.runs) {
+    if (run.index % shard.shards == shard.shard) mine.push_back(&run);
+  }
+  const std::size_t workers = std::min(static_cast<std::size_t>(std::max(jobs, 1)), mine.size());
+  if (workers <= 1) {
+    for (const SweepRun* run : mine) emit(*run, RunSweepOne(plan, *run));
+    return;
+  }
+  // Workers take runs in order and park each line in its slot; this thread hands the slots to
+  // `emit` in order, so output order never depends on which run finished first.
+  std::vector<std::optional<SweepLine>> done(mine.size());
+  std::mutex mutex;
+  std::condition_variable ready;
+  std::size_t next = 0;
+  std::vector<std::thread> threads;
+  threads.reserve(workers);
+  for (std::size_t w = 0; w < workers; ++w) {
+    threads.emplace_back([&plan, &mine, &done, &mutex, &ready, &next] {
+      for (;;) {
+        std::size_t i = 0;
+        {
+          const std::lock_guard<std::mutex> lock(mutex);
+          if (next == mine.size()) return;
+          i = next++;
+        }
+        SweepLine line = RunSweepOne(plan, *mine[i]);
+        {
+          const std::lock_guard<std::mutex> lock(mutex);
+          done[i] = std::move(line);
+        }
+        ready.notify_all();
+      }
+    });
+  }
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    SweepLine line;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      ready.wait(lock, [&done, i] { return done[i].has_value(); });
+      line = std::move(*done[i]);
+      done[i].reset();
+    }
+    emit(*mine[i], line);
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+}  // namespace kpsim::app
