@@ -81,6 +81,11 @@ Json ResourcesJson(const ResourceList& resources) {
   return out;
 }
 
+Json Rounded3(const std::optional<double>& value) {
+  if (!value) return nullptr;
+  return std::round(*value * 1000.0) / 1000.0;
+}
+
 Json SecondsJson(SimTime t) {
   // The shortest round-trip form of millis/1000 is what nlohmann prints: 30.0, 1.5, 0.001.
   return static_cast<double>(RoundedMillis(t)) / 1000.0;

@@ -5,6 +5,7 @@
 // so identical input renders byte-identically (house style G14).
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,6 +41,9 @@ std::string Join(const std::vector<std::string>& items, std::string_view sep);
 // spaces trimmed), one "\n"-terminated line per row.
 std::string TextTable(const std::vector<std::vector<std::string>>& rows, std::string_view indent,
                       std::size_t gap = 2);
+
+// A ratio or a duration in seconds to three decimals (as the JSON writes times); null when absent.
+Json Rounded3(const std::optional<double>& value);
 
 // Simulated time in seconds with millisecond precision (rounded half away from zero), as a JSON
 // number: 30.0, 1.5, 0.001.

@@ -60,20 +60,14 @@ Json EventJson(const SimEvent& e) {
   return out;
 }
 
-// A ratio or a duration in seconds to three decimals (as the JSON writes times); null when absent.
-Json Rounded3(const std::optional<double>& value) {
-  if (!value) return nullptr;
-  return std::round(*value * 1000.0) / 1000.0;
-}
-
 Json DisruptionJson(const DisruptionCost& d) {
   Json out = Json::object();
   out["evictedPods"] = d.evicted_pods;
   out["preemptors"] = d.preemptors;
   out["pressureEvictions"] = d.pressure_evictions;
   // Victims' requests over their preemptors' (cpu; memory in evictionRatios), null without any.
-  out["evictionRatio"] = Rounded3(d.cpu_ratio);
-  out["evictionRatios"] = Json{{"cpu", Rounded3(d.cpu_ratio)}, {"memory", Rounded3(d.memory_ratio)}};
+  out["evictionRatio"] = render::Rounded3(d.cpu_ratio);
+  out["evictionRatios"] = Json{{"cpu", render::Rounded3(d.cpu_ratio)}, {"memory", render::Rounded3(d.memory_ratio)}};
   out["evictedRequests"] = Json{{"cpu", render::FormatCpu(d.evicted.milli_cpu)},
                                 {"memory", render::FormatBytes(d.evicted.memory)}};
   out["preemptorRequests"] = Json{{"cpu", render::FormatCpu(d.requested.milli_cpu)},
@@ -87,7 +81,7 @@ Json DisruptionJson(const DisruptionCost& d) {
                       {"evictedMemory", render::FormatBytes(p.evicted.memory)},
                       {"requestedCpu", render::FormatCpu(p.requested.milli_cpu)},
                       {"requestedMemory", render::FormatBytes(p.requested.memory)},
-                      {"cpuRatio", Rounded3(p.cpu_ratio)}});
+                      {"cpuRatio", render::Rounded3(p.cpu_ratio)}});
   }
   out["byPreemptor"] = std::move(by);
   out["pdbBudgetConsumed"] = d.pdb_budget_consumed;
@@ -101,9 +95,9 @@ Json DisruptionJson(const DisruptionCost& d) {
   }
   out["groupsBroken"] = std::move(groups);
   out["cascadeDepth"] = d.cascade_depth;
-  out["timeToQuiet"] = Rounded3(d.time_to_quiet);
+  out["timeToQuiet"] = render::Rounded3(d.time_to_quiet);
   Json waiting = Json::array();
-  for (const auto& w : d.longest_waiting) waiting.push_back(Json{{"pod", w.pod}, {"waited", Rounded3(w.waited)}});
+  for (const auto& w : d.longest_waiting) waiting.push_back(Json{{"pod", w.pod}, {"waited", render::Rounded3(w.waited)}});
   out["pendingAtEnd"] = Json{{"count", d.pending}, {"longest", std::move(waiting)}};
   Json classes = Json::array();
   for (const auto& c : d.by_class) {
@@ -114,8 +108,8 @@ Json DisruptionJson(const DisruptionCost& d) {
                            {"placed", c.placed},
                            {"pending", c.pending},
                            {"waited", c.waits},
-                           {"meanWait", Rounded3(c.waits > 0 ? std::optional(c.mean_wait) : std::nullopt)},
-                           {"maxWait", Rounded3(c.waits > 0 ? std::optional(c.max_wait) : std::nullopt)}});
+                           {"meanWait", render::Rounded3(c.waits > 0 ? std::optional(c.mean_wait) : std::nullopt)},
+                           {"maxWait", render::Rounded3(c.waits > 0 ? std::optional(c.max_wait) : std::nullopt)}});
   }
   out["byPriorityClass"] = std::move(classes);
   return out;

@@ -1,7 +1,6 @@
 #include "report/scale_up.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -78,8 +77,6 @@ World Summarize(const SimulationResult& sim, std::unordered_map<std::string, Fat
   return w;
 }
 
-Json Rounded3(double value) { return std::round(value * 1000.0) / 1000.0; }
-
 Json WorldJson(const World& w) {
   Json out = Json::object();
   out["evictedPods"] = w.evicted;
@@ -89,8 +86,8 @@ Json WorldJson(const World& w) {
   out["waited"] = w.waited;
   out["placed"] = w.placed;
   out["pending"] = w.pending;
-  out["meanWait"] = w.waited > 0 ? Rounded3(w.total_wait / static_cast<double>(w.waited)) : Json(nullptr);
-  out["maxWait"] = w.waited > 0 ? Rounded3(w.max_wait) : Json(nullptr);
+  out["meanWait"] = w.waited > 0 ? render::Rounded3(w.total_wait / static_cast<double>(w.waited)) : Json(nullptr);
+  out["maxWait"] = w.waited > 0 ? render::Rounded3(w.max_wait) : Json(nullptr);
   out["lastPlacement"] = w.last_placement ? render::SecondsJson(*w.last_placement) : Json(nullptr);
   return out;
 }
@@ -129,7 +126,7 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
       options.push_back(Json{{"template", o.template_name},
                              {"nodes", o.nodes},
                              {"pods", o.pods},
-                             {"waste", o.nodes > 0 ? Rounded3(o.waste) : Json(nullptr)}});
+                             {"waste", o.nodes > 0 ? render::Rounded3(o.waste) : Json(nullptr)}});
     }
     additions.push_back(Json{{"decidedAt", render::SecondsJson(a.decided_at)},
                              {"readyAt", render::SecondsJson(a.ready_at)},
