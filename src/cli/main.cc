@@ -88,7 +88,8 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
                   "templates until the pending pods run, and compare with the run that preempts");
     cmd->add_option("--node-template", f.node_templates,
                     "--scale-up: a file (or directory) of Nodes, each a node group's template (repeatable; "
-                    "Nodes of the input annotated kpsim.io/node-template: \"true\" are templates too)");
+                    "Nodes of the input annotated kpsim.io/node-template: \"true\" are templates too)")
+        ->allow_extra_args(false);
     cmd->add_option("--scale-up-delay", f.scale_up_delay,
                     "--scale-up: from the autoscaler's decision to the new nodes being Ready (Go duration)")
         ->default_str("2m");

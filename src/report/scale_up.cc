@@ -208,7 +208,13 @@ std::string ScaleUpText(const Json& s) {
                        Items(add, "nodes").size(), Text(add, "template"), Seconds(Get(add, "readyAt")),
                        Items(add, "pods").size());
     std::vector<std::string> options;
-    for (const Json& o : Items(add, "options")) {
+    constexpr std::size_t kOptionsShown = 6;  // the JSON has every group's
+    const Json& all = Items(add, "options");
+    for (const Json& o : all) {
+      if (options.size() == kOptionsShown) {
+        options.push_back(fmt::format("{} more groups (-o json)", all.size() - kOptionsShown));
+        break;
+      }
       options.push_back(fmt::format("{} {} node(s) for {} pod(s){}", Text(o, "template"), Count(o, "nodes"),
                                     Count(o, "pods"),
                                     Get(o, "waste").is_number() ? fmt::format(", waste {:.3f}", Seconds(Get(o, "waste"))) : ""));

@@ -77,6 +77,13 @@ if [ "$rc" -eq 0 ] && grep -q "^Preempt or scale up:" "$WORK/out" && grep -q "No
 else
   fail "scale-up: --node-template run"
 fi
+# --node-template takes one file per flag: the files after it are the input.
+run simulate -o json --scale-up --node-template "$EX/scale-up.yaml" "$EX/cascade.yaml" "$EX/never-preempt.yaml"
+if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["n1", "n2", "pool-small", "pool-large"] and "node-a" in [n["node"] for n in d["nodes"]]'; then
+  ok "scale-up: --node-template takes one file, the rest is input"
+else
+  fail "scale-up: --node-template swallowed the input files"
+fi
 run simulate -o html --scale-up "$EX/scale-up.yaml"
 if grep -q 'id="scaleup"' "$WORK/out"; then ok "scale-up: the HTML report has the Preempt or scale up panel"; else fail "scale-up: no HTML panel"; fi
 expect_rc "scale-up without templates" 2 simulate --scale-up "$EX/cascade.yaml"
