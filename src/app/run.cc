@@ -300,20 +300,44 @@ struct Prepared {
   std::vector<Warning> input_warnings;
 };
 
-// The node-group templates: the input's Nodes annotated kNodeTemplateAnnotation "true" (taken out
-// of the cluster, whatever the command) and, under --scale-up, every Node of the --node-template
-// files (their diagnostics join the run's).
-void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, Prepared& p, RunOutput& out) {
-  std::vector<Node>& nodes = p.admission.state.nodes;
-  const auto is_template = [](const Node& n) {
-    const std::string* mark = FindLabel(n.meta.annotations, kNodeTemplateAnnotation);
+// Takes the input's Nodes annotated kNodeTemplateAnnotation "true" out of `read` before admission
+// (a DaemonSet makes no pod for them, a pod bound to one finds no node): they are node groups'
+// templates, whatever the command. The workloads' places among the objects follow.
+std::vector<Object> TakeTemplateObjects(io::ReadResult& read) {
+  const auto is_template = [](const Object& o) {
+    if (o.kind != ObjectKind::kNode) return false;
+    const std::string* mark = FindLabel(o.meta().annotations, kNodeTemplateAnnotation);
     return mark != nullptr && *mark == "true";
   };
-  if (std::any_of(nodes.begin(), nodes.end(), is_template)) {
-    std::vector<Node> kept;
-    kept.reserve(nodes.size());
-    for (Node& n : nodes) (is_template(n) ? p.templates : kept).push_back(std::move(n));
-    nodes = std::move(kept);
+  if (std::none_of(read.objects.begin(), read.objects.end(), is_template)) return {};
+  std::vector<Object> templates;
+  std::vector<Object> kept;
+  std::vector<std::size_t> removed_at;
+  for (std::size_t i = 0; i < read.objects.size(); ++i) {
+    if (is_template(read.objects[i])) {
+      removed_at.push_back(i);
+      templates.push_back(std::move(read.objects[i]));
+    } else {
+      kept.push_back(std::move(read.objects[i]));
+    }
+  }
+  read.objects = std::move(kept);
+  for (Workload& w : read.workloads) {
+    w.position -= static_cast<std::size_t>(std::lower_bound(removed_at.begin(), removed_at.end(), w.position) -
+                                           removed_at.begin());
+  }
+  return templates;
+}
+
+// The node-group templates: `objects` (the input's, TakeTemplateObjects) admitted and, under
+// --scale-up, every Node of the --node-template files (their diagnostics join the run's).
+void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const std::vector<Object>& objects,
+                   Prepared& p, RunOutput& out) {
+  if (!objects.empty()) {
+    const AdmissionResult admitted =
+        AdmitInput(objects, {}, p.options.gates, AdmissionMode::kExisting, p.options.seed);
+    out.rejected += AddDiagnostics(io::ReadResult{}, admitted, out.diagnostics);
+    p.templates = admitted.state.nodes;
     // Under --scale-up the templates are what the run is about (its scaleUp section lists them);
     // otherwise say where the nodes went.
     for (std::size_t i = 0; !engine.scale_up && i < p.templates.size(); ++i) {
@@ -357,11 +381,12 @@ std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
   p.options = std::move(*options);
   p.options.cancel = cancel;
   ApplySchedulerConfig(read, engine, p.options);
+  const std::vector<Object> templates = TakeTemplateObjects(read);
   p.admission = AdmitInput(read.objects, read.workloads, p.options.gates, AdmissionMode::kExisting,
                            p.options.seed, read.scenarios, read.pod_metrics);
   out.rejected = AddDiagnostics(read, p.admission, out.diagnostics);
   p.flag_warnings = IgnoredFlagWarnings(common, engine, p.options);
-  TakeTemplates(common, engine, p, out);
+  TakeTemplates(common, engine, templates, p, out);
   p.input_warnings = report::CollectWarnings(&read, &p.admission, p.flag_warnings);
   return p;
 }

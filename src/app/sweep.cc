@@ -176,8 +176,12 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
     return e;
   };
   constexpr std::size_t kMaxRuns = 1000000;
-  const std::size_t runs = spec.inputs.size() * spec.overlays.size() * spec.profiles.size() *
-                           spec.feature_gates.size() * spec.seeds.size();
+  // Multiplied step by step, stopping past the cap: the product of five axes could wrap.
+  std::size_t runs = 1;
+  for (const std::size_t axis : {spec.inputs.size(), spec.overlays.size(), spec.profiles.size(),
+                                 spec.feature_gates.size(), spec.seeds.size()}) {
+    runs = axis == 0 ? 0 : runs > kMaxRuns / axis ? kMaxRuns + 1 : runs * axis;
+  }
   if (runs > kMaxRuns) {
     return field_error("spec", fmt::format("{} runs; a sweep has at most {}", runs, kMaxRuns));
   }

@@ -220,7 +220,8 @@ Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
                 "error: " + text("error")});
       continue;
     }
-    const Json& d = j["disruption"];
+    static const Json kNone;  // a merged line without `disruption` (const operator[] on a missing key is UB)
+    const Json& d = j.contains("disruption") ? j["disruption"] : kNone;
     const std::optional<double> evicted = Figure(d, "evictedPods");
     const std::optional<double> ratio = Figure(d, "evictionRatio");
     const std::optional<double> cascade = Figure(d, "cascadeDepth");

@@ -91,6 +91,9 @@ int RunEmitJob(const SweepCommand& cmd, const io::SweepSpec& spec) {
   }
   if (Given(cmd.sweep, "--parallelism") && f.parallelism < 1) return Usage("sweep: --parallelism: must be at least 1");
   if (f.shards < 1 || f.shards > 100000) return Usage("sweep: --shards: must be from 1 to 100000");
+  // The checks `sweep` makes (settings, profiles, gates, paths, the run cap): a Job whose every
+  // pod would exit 2 is not worth emitting.
+  if (auto plan = app::PlanSweep(spec); !plan.ok()) return Usage("sweep: " + plan.error().message);
   app::SweepJobOptions options;
   options.image = f.image;
   options.shards = f.shards;

@@ -548,8 +548,8 @@ std::string ScaleUpSection(const Json& s) {
   both("Pods that waited", "waited", false);
   both("… of them placed", "placed", false);
   both("Pods pending at the end", "pending", false);
-  both("Mean wait", "meanWait", true);
-  both("Max wait", "maxWait", true);
+  both("Mean wait (of those placed)", "meanWait", true);
+  both("Max wait (of those placed)", "maxWait", true);
   both("Last waiting pod placed at", "lastPlacement", true);
   content += sides.Render();
   Table adds("scaleup-additions", {"Decided", "Ready", "Node group", "New nodes", "For pods", "Estimates"});
@@ -573,6 +573,7 @@ std::string ScaleUpSection(const Json& s) {
     const std::string state = Text(f, "state");
     if (state == "Running" && Get(f, "at").is_number()) return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
     if (state == "Running") return std::string("running (never waited)");
+    if (state == "Absent") return std::string("– (no such pod)");
     if (state == "Evicted") return "<b>evicted</b> at " + Esc(Seconds(f, "at"));
     return Esc(state);
   };

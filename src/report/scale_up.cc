@@ -18,8 +18,9 @@ namespace {
 using render::Json;
 
 // One world's side of the comparison. "Waited": pods the scheduler failed to place at least once
-// (a FailedScheduling event); their wait runs from their first event to their placement, or to
-// the end of the run when they are still pending.
+// (a FailedScheduling event). The waits are those of the waiting pods that were placed, from
+// their first event to their placement: the two worlds end at different times, so a wait "until
+// the end" would not compare; the pods still pending are counted apart.
 struct World {
   std::int64_t evicted = 0, pdbs_broken = 0, groups_broken = 0, nodes_added = 0;
   std::int64_t waited = 0, placed = 0, pending = 0;
@@ -28,12 +29,13 @@ struct World {
 };
 
 struct Fate {
-  std::string state;  // "Running", "Pending", "Evicted", "Deleted", ...
+  std::string state;  // PodStateName, or "Evicted"
   std::string node;
   std::optional<SimTime> at;  // placement (or eviction) time
   bool waited = false;
 };
 
+// The world's figures, and every pod's fate in it.
 World Summarize(const SimulationResult& sim, std::unordered_map<std::string, Fate>& fates) {
   World w;
   const DisruptionCost d = ComputeDisruption(sim);
@@ -49,7 +51,6 @@ World Summarize(const SimulationResult& sim, std::unordered_map<std::string, Fat
     if (e.reason == EventReason::kFailedScheduling) failed[e.pod] = true;
     if (e.reason == EventReason::kPreempted) evicted_at.emplace(e.pod, e.time);
   }
-  const double end = ToSeconds(sim.end_time);
   for (const PodOutcome& p : sim.pods) {
     Fate f;
     f.state = std::string(PodStateName(p.state));
@@ -62,17 +63,15 @@ World Summarize(const SimulationResult& sim, std::unordered_map<std::string, Fat
     f.waited = failed.contains(p.pod);
     if (f.waited) {
       ++w.waited;
-      const double from = ToSeconds(first.at(p.pod));
-      double wait = end - from;
       if (p.state == PodState::kRunning && p.scheduled_at) {
         ++w.placed;
-        wait = ToSeconds(*p.scheduled_at) - from;
+        const double wait = ToSeconds(*p.scheduled_at) - ToSeconds(first.at(p.pod));
+        w.total_wait += wait;
+        w.max_wait = std::max(w.max_wait, wait);
         if (!w.last_placement || *w.last_placement < *p.scheduled_at) w.last_placement = p.scheduled_at;
       }
-      w.total_wait += wait;
-      w.max_wait = std::max(w.max_wait, wait);
     }
-    if (f.waited || f.state == "Evicted") fates.emplace(p.pod, std::move(f));
+    fates.emplace(p.pod, std::move(f));
   }
   return w;
 }
@@ -86,14 +85,15 @@ Json WorldJson(const World& w) {
   out["waited"] = w.waited;
   out["placed"] = w.placed;
   out["pending"] = w.pending;
-  out["meanWait"] = w.waited > 0 ? render::Rounded3(w.total_wait / static_cast<double>(w.waited)) : Json(nullptr);
-  out["maxWait"] = w.waited > 0 ? render::Rounded3(w.max_wait) : Json(nullptr);
+  out["meanWait"] = w.placed > 0 ? render::Rounded3(w.total_wait / static_cast<double>(w.placed)) : Json(nullptr);
+  out["maxWait"] = w.placed > 0 ? render::Rounded3(w.max_wait) : Json(nullptr);
   out["lastPlacement"] = w.last_placement ? render::SecondsJson(*w.last_placement) : Json(nullptr);
   return out;
 }
 
 Json FateJson(const Fate* f) {
-  if (f == nullptr) return Json{{"state", "Running"}, {"node", nullptr}, {"at", nullptr}, {"waited", false}};
+  // A pod of one world only (a replacement a controller made for a victim).
+  if (f == nullptr) return Json{{"state", "Absent"}, {"node", nullptr}, {"at", nullptr}, {"waited", false}};
   return Json{{"state", f->state},
               {"node", render::StringOrNull(f->node)},
               {"at", f->at ? render::SecondsJson(*f->at) : Json(nullptr)},
@@ -163,7 +163,10 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
     if (!listed.emplace(pod, true).second) return;
     const auto a = preempt_fates.find(pod);
     const auto b = scale_fates.find(pod);
-    if (a == preempt_fates.end() && b == scale_fates.end()) return;
+    const auto notable = [](const auto& it, const auto& fates) {
+      return it != fates.end() && (it->second.waited || it->second.state == "Evicted");
+    };
+    if (!notable(a, preempt_fates) && !notable(b, scale_fates)) return;
     pods.push_back(Json{{"pod", pod},
                         {"preempt", FateJson(a == preempt_fates.end() ? nullptr : &a->second)},
                         {"scaleUp", FateJson(b == scale_fates.end() ? nullptr : &b->second)}});
@@ -198,8 +201,8 @@ std::string ScaleUpText(const Json& s) {
   rows.push_back({"pods that waited", Text(a, "waited"), Text(b, "waited")});
   rows.push_back({"  placed", Text(a, "placed"), Text(b, "placed")});
   rows.push_back({"pods pending at end", Text(a, "pending"), Text(b, "pending")});
-  rows.push_back({"mean wait", SecondsOrDash(Get(a, "meanWait")), SecondsOrDash(Get(b, "meanWait"))});
-  rows.push_back({"max wait", SecondsOrDash(Get(a, "maxWait")), SecondsOrDash(Get(b, "maxWait"))});
+  rows.push_back({"mean wait (placed)", SecondsOrDash(Get(a, "meanWait")), SecondsOrDash(Get(b, "meanWait"))});
+  rows.push_back({"max wait (placed)", SecondsOrDash(Get(a, "maxWait")), SecondsOrDash(Get(b, "maxWait"))});
   rows.push_back({"last waiting pod placed at", SecondsOrDash(Get(a, "lastPlacement")),
                   SecondsOrDash(Get(b, "lastPlacement"))});
   out += render::TextTable(rows, "  ");
@@ -231,6 +234,7 @@ std::string ScaleUpText(const Json& s) {
       return fmt::format("{} at {:.3f}s", Text(f, "node"), Seconds(Get(f, "at")));
     }
     if (state == "Running") return std::string("running (never waited)");
+    if (state == "Absent") return std::string("- (no such pod)");
     if (state == "Evicted") return fmt::format("evicted at {:.3f}s", Seconds(Get(f, "at")));
     return state;
   };

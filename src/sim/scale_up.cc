@@ -196,8 +196,11 @@ SimTime CeilToScan(SimTime t, SimDuration scan) {
 }
 
 // The first FailedScheduling of each pod that is pending at the end of `result` (not gated),
-// at `from` at the earliest: when the autoscaler could see it unschedulable.
-std::vector<std::pair<SimTime, std::string>> Unschedulable(const SimulationResult& result, SimTime from) {
+// as the autoscaler can act on it: not before `from` (the world before it was answered already)
+// nor before the nodes promised to the pod are Ready (the autoscaler counts upcoming nodes: a pod
+// they are for is not asked for again until they are up and it still fails).
+std::vector<std::pair<SimTime, std::string>> Unschedulable(const SimulationResult& result, SimTime from,
+                                                            const std::unordered_map<std::string, SimTime>& promised) {
   std::unordered_map<std::string_view, SimTime> first;
   for (const SimEvent& e : result.events) {
     if (e.reason == EventReason::kFailedScheduling) first.emplace(e.pod, e.time);
@@ -207,12 +210,182 @@ std::vector<std::pair<SimTime, std::string>> Unschedulable(const SimulationResul
     if (pod.state != PodState::kPending || !pod.condition.empty()) continue;
     const auto it = first.find(pod.pod);
     if (it == first.end()) continue;
-    out.emplace_back(std::max(from, it->second), pod.pod);
+    SimTime t = std::max(from, it->second);
+    if (const auto p = promised.find(pod.pod); p != promised.end()) t = std::max(t, p->second);
+    out.emplace_back(t, pod.pod);
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
+
+// The autoscaler's state across the rounds of the scale-up world.
+class Autoscaler {
+ public:
+  Autoscaler(const ClusterState& state, const EngineOptions& options, const ScaleUpOptions& scale_up,
+             ScaleUpRun& run)
+      : options_(options), scale_up_(scale_up), run_(run), pods_by_key_(PodsByKey(state)),
+        next_suffix_(scale_up.templates.size(), 1), rng_(options.seed ^ 0x6175746f7363616cULL) {  // "autoscal"
+    for (const Node& n : state.nodes) names_.insert(n.meta.name);
+    for (const TimedStep& timed : state.steps) {
+      if (!timed.step.object) continue;
+      if (const auto* n = std::get_if<Node>(&timed.step.object->value)) names_.insert(n->meta.name);
+    }
+  }
+
+  // One round over the world as last simulated: the loops from the first unschedulable pod until
+  // the first new node joins (after that the world differs). Returns whether it added nodes;
+  // `from` becomes the time the next round starts at.
+  bool Round(SimTime& from) {
+    ScaleUpReport& report = run_.report;
+    const std::vector<std::pair<SimTime, std::string>> failing = Unschedulable(run_.result, from, promised_);
+    std::vector<std::string> asked;
+    std::size_t next = 0;  // the first of `failing` not yet seen by a loop
+    std::optional<SimTime> horizon;  // the first new node's arrival
+    SimTime decided{};
+    std::vector<std::string> packed_now;
+    for (;;) {
+      if (asked.empty()) {
+        // The next loop that sees an unschedulable pod.
+        while (next < failing.size() && unhelped_.contains(failing[next].second)) ++next;
+        if (next == failing.size()) break;
+        decided = std::max(decided, CeilToScan(failing[next].first, scale_up_.scan_interval));
+      }
+      if (horizon && decided >= *horizon) break;
+      for (; next < failing.size() && failing[next].first <= decided; ++next) {
+        const std::string& pod = failing[next].second;
+        if (unhelped_.contains(pod)) continue;
+        if (pods_by_key_.contains(pod)) {
+          asked.push_back(pod);
+        } else {
+          unhelped_.insert(pod);
+          report.no_template.push_back({pod, "created during the run (by a controller): kpsim does not estimate it"});
+        }
+      }
+      if (asked.empty()) continue;
+      if (added_ >= scale_up_.max_new_nodes) {
+        report.stop = fmt::format("the max-new-nodes cap ({}) is reached", scale_up_.max_new_nodes);
+        break;
+      }
+      if (options_.until && decided + scale_up_.delay > SimTime(*options_.until)) {
+        report.stop = fmt::format("nodes decided at {:.0f}s would be Ready after --until", ToSeconds(decided));
+        break;
+      }
+      const std::optional<ScaleUpAddition> addition = Decide(decided, asked);
+      if (addition) {
+        if (!horizon) horizon = addition->ready_at;
+        for (const std::string& p : addition->pods) {
+          promised_[p] = addition->ready_at;
+          packed_now.push_back(p);
+        }
+        std::erase_if(asked, [&addition](const std::string& p) {
+          return std::find(addition->pods.begin(), addition->pods.end(), p) != addition->pods.end();
+        });
+        report.additions.push_back(*addition);
+      }
+      std::erase_if(asked, [this](const std::string& p) { return unhelped_.contains(p); });
+      if (!addition) asked.clear();  // no group takes any of them
+      decided += scale_up_.scan_interval;
+    }
+    if (!horizon) return false;
+    // New nodes that helped none of the pods they were for will not help them next time either
+    // (the estimate and the scheduler disagree: topology, affinity to pods elsewhere).
+    last_packed_ = std::move(packed_now);
+    from = *horizon;
+    return true;
+  }
+
+  // Whether every pod the previous round's nodes were for is still unschedulable in the world
+  // just simulated (the round before this one then helped nobody).
+  bool Stalled() const {
+    if (last_packed_.empty()) return false;
+    const auto failing = Unschedulable(run_.result, SimTime{}, {});
+    for (const std::string& p : last_packed_) {
+      if (std::none_of(failing.begin(), failing.end(), [&p](const auto& f) { return f.second == p; })) return false;
+    }
+    return true;
+  }
+  const std::vector<std::string>& last_packed() const { return last_packed_; }
+
+ private:
+  // One loop of the autoscaler at `decided` for `asked`: every group's estimate, the expander's
+  // choice, its nodes applied to the world. Pods no group takes join `unhelped_`.
+  std::optional<ScaleUpAddition> Decide(SimTime decided, const std::vector<std::string>& asked) {
+    std::vector<const Pod*> pods;
+    for (const std::string& p : asked) pods.push_back(pods_by_key_.at(p));
+    std::vector<ScaleUpOption> choices;
+    std::vector<Estimate> estimates;
+    std::vector<std::size_t> refusals(asked.size(), 0);
+    std::vector<std::string> why(asked.size());
+    for (const Node& tmpl : scale_up_.templates) {
+      Estimate e = Binpack(run_.world, tmpl, pods, scale_up_.max_new_nodes - added_, options_);
+      for (const auto& [i, reason] : e.refused) {
+        ++refusals[i];
+        why[i] += fmt::format("{}{}: {}", why[i].empty() ? "" : "; ", tmpl.meta.name, reason);
+      }
+      ScaleUpOption option;
+      option.template_name = tmpl.meta.name;
+      option.nodes = e.nodes;
+      option.pods = static_cast<int>(e.packed.size());
+      option.waste = e.nodes > 0 ? Waste(e, tmpl) : 0;
+      choices.push_back(std::move(option));
+      estimates.push_back(std::move(e));
+    }
+    for (std::size_t i = 0; i < asked.size(); ++i) {
+      if (refusals[i] == scale_up_.templates.size() && unhelped_.insert(asked[i]).second) {
+        run_.report.no_template.push_back({asked[i], why[i]});
+      }
+    }
+    const std::optional<std::size_t> pick = Expand(scale_up_.expander, choices, rng_);
+    if (!pick) return std::nullopt;
+    const Node& tmpl = scale_up_.templates[*pick];
+    ScaleUpAddition addition;
+    addition.decided_at = decided;
+    addition.ready_at = decided + scale_up_.delay;
+    addition.template_name = tmpl.meta.name;
+    addition.options = std::move(choices);
+    for (int n = 0; n < estimates[*pick].nodes; ++n) {
+      std::string name;
+      do {
+        name = fmt::format("{}-{}", tmpl.meta.name, next_suffix_[*pick]++);
+      } while (names_.contains(name));
+      names_.insert(name);
+      TimedStep timed;
+      timed.scenario = std::string(kScenarioName);
+      timed.step.index = step_index_++;
+      timed.step.source.file = "--scale-up";
+      timed.step.at_us = addition.ready_at.time_since_epoch().count();
+      timed.step.action = StepAction::kApply;
+      Object object;
+      object.kind = ObjectKind::kNode;
+      object.source = timed.step.source;
+      object.value = NewNode(tmpl, name);
+      timed.step.object = std::move(object);
+      // Steps run in time order, ties in the order given: after every step at that time.
+      auto& steps = run_.world.steps;
+      const auto at = std::upper_bound(steps.begin(), steps.end(), timed.step.at_us,
+                                       [](std::int64_t us, const TimedStep& s) { return us < s.step.at_us; });
+      steps.insert(at, std::move(timed));
+      addition.nodes.push_back(name);
+      ++added_;
+    }
+    for (std::size_t i : estimates[*pick].packed) addition.pods.push_back(asked[i]);
+    return addition;
+  }
+
+  const EngineOptions& options_;
+  const ScaleUpOptions& scale_up_;
+  ScaleUpRun& run_;
+  const std::unordered_map<std::string, const Pod*> pods_by_key_;
+  std::set<std::string> names_;  // every node name in use, so that new ones are unique
+  std::vector<int> next_suffix_;
+  std::mt19937_64 rng_;
+  std::set<std::string> unhelped_;
+  std::unordered_map<std::string, SimTime> promised_;  // pod -> when its new nodes are Ready
+  std::vector<std::string> last_packed_;  // the pods the last round's nodes were for
+  int added_ = 0;
+  int step_index_ = 0;
+};
 
 }  // namespace
 
@@ -230,145 +403,24 @@ ScaleUpRun SimulateScaleUp(const ClusterState& state, const EngineOptions& optio
   EngineOptions world_options = options;
   world_options.preemption = false;
   run.world = state;
-  const auto pods_by_key = PodsByKey(state);
-  std::set<std::string> names;  // every node name in use, so that new ones are unique
-  for (const Node& n : state.nodes) names.insert(n.meta.name);
-  for (const TimedStep& timed : state.steps) {
-    if (!timed.step.object) continue;
-    if (const auto* n = std::get_if<Node>(&timed.step.object->value)) names.insert(n->meta.name);
-  }
-  std::vector<int> next_suffix(scale_up.templates.size(), 1);
-  std::mt19937_64 rng(options.seed ^ 0x6175746f7363616cULL);  // "autoscal"
-  std::set<std::string> unhelped;
-  std::vector<std::string> last_asked;  // the pods the previous round's nodes were for
-  int added = 0;
-  int step_index = 0;
+  Autoscaler autoscaler(state, options, scale_up, run);
   SimTime from{};
-
   for (int round = 0;; ++round) {
     run.result = Simulate(run.world, world_options);
     ++report.worlds;
     report.stop.clear();
     if (run.result.end_reason == "cancelled") break;
-    std::vector<std::pair<SimTime, std::string>> failing = Unschedulable(run.result, from);
-    std::erase_if(failing, [&unhelped](const auto& f) { return unhelped.contains(f.second); });
-    if (failing.empty()) break;
-    if (added >= scale_up.max_new_nodes) {
-      report.stop = fmt::format("the max-new-nodes cap ({}) is reached", scale_up.max_new_nodes);
-      break;
-    }
-    // New nodes that helped none of the pods they were for will not help them next time either
-    // (the estimate and the scheduler disagree: topology, affinity to pods elsewhere).
-    if (!last_asked.empty() && std::all_of(last_asked.begin(), last_asked.end(), [&failing](const std::string& p) {
-          return std::any_of(failing.begin(), failing.end(), [&p](const auto& f) { return f.second == p; });
-        })) {
+    if (autoscaler.Stalled()) {
       report.stop = fmt::format("the scheduler placed none of the {} pod(s) the last nodes were for "
                                 "(first: {}) on them",
-                                last_asked.size(), last_asked.front());
+                                autoscaler.last_packed().size(), autoscaler.last_packed().front());
       break;
     }
     if (round >= kMaxRounds) {
       report.stop = fmt::format("{} rounds of new nodes did not place every pod", kMaxRounds);
       break;
     }
-    SimTime decided = CeilToScan(failing.front().first, scale_up.scan_interval);
-    std::vector<std::string> asked;
-    for (const auto& [time, pod] : failing) {
-      if (time > decided) continue;
-      if (pods_by_key.contains(pod)) {
-        asked.push_back(pod);
-      } else if (unhelped.insert(pod).second) {
-        report.no_template.push_back({pod, "created during the run (by a controller): kpsim does not estimate it"});
-      }
-    }
-    last_asked.clear();
-    SimTime latest_ready = from;
-    while (!asked.empty()) {
-      if (added >= scale_up.max_new_nodes) {
-        report.stop = fmt::format("the max-new-nodes cap ({}) is reached", scale_up.max_new_nodes);
-        break;
-      }
-      if (options.until && decided + scale_up.delay > SimTime(*options.until)) {
-        report.stop = fmt::format("nodes decided at {:.0f}s would be Ready after --until", ToSeconds(decided));
-        break;
-      }
-      std::vector<const Pod*> pods;
-      for (const std::string& p : asked) pods.push_back(pods_by_key.at(p));
-      std::vector<ScaleUpOption> choices;
-      std::vector<Estimate> estimates;
-      std::vector<int> refusals(asked.size(), 0);
-      std::vector<std::string> why(asked.size());
-      for (std::size_t t = 0; t < scale_up.templates.size(); ++t) {
-        const Node& tmpl = scale_up.templates[t];
-        Estimate e = Binpack(run.world, tmpl, pods, scale_up.max_new_nodes - added, world_options);
-        for (const auto& [i, reason] : e.refused) {
-          ++refusals[i];
-          why[i] += fmt::format("{}{}: {}", why[i].empty() ? "" : "; ", tmpl.meta.name, reason);
-        }
-        ScaleUpOption option;
-        option.template_name = tmpl.meta.name;
-        option.nodes = e.nodes;
-        option.pods = static_cast<int>(e.packed.size());
-        option.waste = e.nodes > 0 ? Waste(e, tmpl) : 0;
-        choices.push_back(std::move(option));
-        estimates.push_back(std::move(e));
-      }
-      // Pods no group takes are out of the autoscaler's hands for good.
-      std::vector<std::string> still;
-      for (std::size_t i = 0; i < asked.size(); ++i) {
-        if (refusals[i] == static_cast<int>(scale_up.templates.size())) {
-          unhelped.insert(asked[i]);
-          report.no_template.push_back({asked[i], why[i]});
-        }
-      }
-      const std::optional<std::size_t> pick = Expand(scale_up.expander, choices, rng);
-      if (!pick) break;
-      const Node& tmpl = scale_up.templates[*pick];
-      ScaleUpAddition addition;
-      addition.decided_at = decided;
-      addition.ready_at = decided + scale_up.delay;
-      addition.template_name = tmpl.meta.name;
-      addition.options = choices;
-      for (int n = 0; n < estimates[*pick].nodes; ++n) {
-        std::string name;
-        do {
-          name = fmt::format("{}-{}", tmpl.meta.name, next_suffix[*pick]++);
-        } while (names.contains(name));
-        names.insert(name);
-        TimedStep timed;
-        timed.scenario = std::string(kScenarioName);
-        timed.step.index = step_index++;
-        timed.step.source.file = "--scale-up";
-        timed.step.at_us = addition.ready_at.time_since_epoch().count();
-        timed.step.action = StepAction::kApply;
-        Object object;
-        object.kind = ObjectKind::kNode;
-        object.source = timed.step.source;
-        object.value = NewNode(tmpl, name);
-        timed.step.object = std::move(object);
-        // Steps run in time order, ties in the order given: after every step at that time.
-        const auto at = std::upper_bound(run.world.steps.begin(), run.world.steps.end(), timed.step.at_us,
-                                         [](std::int64_t us, const TimedStep& s) { return us < s.step.at_us; });
-        run.world.steps.insert(at, std::move(timed));
-        addition.nodes.push_back(name);
-        ++added;
-      }
-      std::vector<bool> packed(asked.size(), false);
-      for (std::size_t i : estimates[*pick].packed) {
-        packed[i] = true;
-        addition.pods.push_back(asked[i]);
-        last_asked.push_back(asked[i]);
-      }
-      for (std::size_t i = 0; i < asked.size(); ++i) {
-        if (!packed[i] && !unhelped.contains(asked[i])) still.push_back(asked[i]);
-      }
-      latest_ready = std::max(latest_ready, addition.ready_at);
-      report.additions.push_back(std::move(addition));
-      asked = std::move(still);
-      decided += scale_up.scan_interval;
-    }
-    if (last_asked.empty()) break;  // nothing added: the run stands
-    from = latest_ready;
+    if (!autoscaler.Round(from)) break;  // nothing added: the run stands
   }
   return run;
 }

@@ -77,6 +77,38 @@ if [ "$rc" -eq 0 ] && grep -q "^Preempt or scale up:" "$WORK/out" && grep -q "No
 else
   fail "scale-up: --node-template run"
 fi
+# A template is out of the input before admission: a DaemonSet makes no pod for it.
+cat > "$WORK/ds-template.yaml" <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "1", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: pool, annotations: {kpsim.io/node-template: "true"}}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: a, image: agent, resources: {requests: {cpu: 100m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: {containers: [{name: c, image: app, resources: {requests: {cpu: "3"}}}]}
+EOF
+run simulate -o json --scale-up "$WORK/ds-template.yaml"
+if json_check "$WORK/out" 'len([p for p in d["pods"] if p["pod"].startswith("default/agent-")]) == 1 and d["scaleUp"]["noTemplate"] == [] and d["scaleUp"]["nodesAdded"] == 1'; then
+  ok "scale-up: a DaemonSet makes no pod for a node template"
+else
+  fail "scale-up: a DaemonSet pod was made for the template"
+fi
 # --node-template takes one file per flag: the files after it are the input.
 run simulate -o json --scale-up --node-template "$EX/scale-up.yaml" "$EX/cascade.yaml" "$EX/never-preempt.yaml"
 if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["n1", "n2", "pool-small", "pool-large"] and "node-a" in [n["node"] for n in d["nodes"]]'; then
@@ -989,6 +1021,21 @@ if grep -q "bake them into the image" "$WORK/err"; then ok "sweep --emit-job: to
 # simulate skips a Sweep spec it meets in a directory, with a warning.
 expect_rc "simulate a directory holding a Sweep spec" 0 simulate -o json "$WORK/sw/"
 if grep -q "SweepSpec" "$WORK/err"; then ok "simulate: a Sweep spec skipped with a SweepSpec warning"; else fail "simulate: no SweepSpec warning"; fi
+
+# sweep --emit-job makes the checks sweep makes; merge -o text survives a line without figures.
+mkdir -p "$WORK/ej"
+cat > "$WORK/ej/bad.yaml" <<'EOF'
+apiVersion: kpsim.io/v1alpha1
+kind: Sweep
+metadata: {name: bad}
+spec:
+  inputs: [{name: a, paths: [a.yaml]}]
+  profiles: [fancy]
+EOF
+cp "$EX/cascade.yaml" "$WORK/ej/a.yaml"
+expect_rc "sweep --emit-job refuses a spec sweep refuses" 2 sweep --emit-job --image kpsim:test "$WORK/ej/bad.yaml"
+printf '{"run":0,"runs":1,"status":"ok"}\n' > "$WORK/ej/nodisr.jsonl"
+expect_rc "sweep merge -o text of a line without disruption" 0 sweep merge -o text "$WORK/ej/nodisr.jsonl"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -182,6 +182,28 @@ TEST_F(ScaleUpTest, LaterPodsGetALaterLoop) {
   EXPECT_EQ(late->scheduled_at, SimTime(minutes(7)));
 }
 
+// The autoscaler's loop does not wait for earlier nodes: b fails at 30s while a's node (decided
+// at 0) is still provisioning; the loop at 30s asks for b, Ready at 150s. And a pod no group
+// takes (huge) does not stop the loop from serving a later one.
+TEST_F(ScaleUpTest, EachLoopServesThePodsItSeesAndUnhelpablePodsDoNotBlockLaterOnes) {
+  AddNode(MakeNode("n1").Cpu("1").Memory("4Gi").Pods(110).Build());
+  AddPod(MakePod("huge").Priority(1000).Cpu("64").Created(WallTime{kOriginUs}).Build());
+  AddPod(MakePod("a").Priority(1000).Cpu("3").Created(WallTime{kOriginUs}).Build());
+  AddPod(MakePod("b").Priority(1000).Cpu("3").Created(WallTime{kOriginUs + 30'000'000}).Build());
+  scale.templates.push_back(MakeNode("pool").Cpu("4").Memory("8Gi").Pods(110).Build());
+  options.origin.reset();
+  const ScaleUpRun run = Run();
+  ASSERT_EQ(run.report.no_template.size(), 1u);
+  EXPECT_EQ(run.report.no_template[0].pod, "default/huge");
+  ASSERT_EQ(run.report.additions.size(), 2u);
+  EXPECT_EQ(run.report.additions[0].decided_at, SimTime{});
+  EXPECT_EQ(run.report.additions[0].pods, (std::vector<std::string>{"default/a"}));
+  EXPECT_EQ(run.report.additions[1].decided_at, SimTime(seconds(30)));
+  EXPECT_EQ(run.report.additions[1].pods, (std::vector<std::string>{"default/b"}));
+  EXPECT_EQ(Outcome(run.result, "default/b")->scheduled_at, SimTime(seconds(150)));
+  EXPECT_TRUE(run.report.stop.empty()) << run.report.stop;
+}
+
 // The estimate does not see the pods already running, the scheduler does: web must not share
 // zone a with db, and the template is in zone a. The estimate opens a node, the scheduler
 // refuses it, and the autoscaler stops rather than adding nodes that help nobody.
