@@ -20,10 +20,6 @@
 namespace kpsim::app {
 namespace {
 
-Error UsageError(std::string message) {
-  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
-}
-
 void AddRunWarning(io::ReadResult& read, const io::SchedulerConfig& config, std::string code,
                    std::string message) {
   Warning w;
@@ -35,6 +31,10 @@ void AddRunWarning(io::ReadResult& read, const io::SchedulerConfig& config, std:
 }
 
 }  // namespace
+
+Error UsageError(std::string message) {
+  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
+}
 
 // Go's time.ParseDuration counts nanoseconds; the clock ticks in microseconds, so the time is
 // floored to a whole microsecond (events at t <= the bound happen: exact for any bound).

@@ -63,6 +63,9 @@ struct ExplainFlags {
   bool at_set = false;
 };
 
+// An InvalidArgument error: what the commands report as a usage error (exit status 2).
+Error UsageError(std::string message);
+
 // A Go duration (90s, 5m, 1h30m) as simulated time, floored to the clock's microsecond. The
 // error names `flag`.
 Expected<SimDuration> ParseSimDuration(std::string_view flag, const std::string& text);

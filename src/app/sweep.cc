@@ -2,6 +2,8 @@
 // run order, and shard selection. Merge and the table are sweep_report.cc, the Job sweep_job.cc.
 
 #include "app/sweep.h"
+#include "app/run.h"
+#include "app/sweep_json.h"
 
 #include <algorithm>
 #include <cctype>
@@ -31,12 +33,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-Error UsageError(std::string message) {
-  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
-}
-
-// A compact dump that never throws (invalid UTF-8 is replaced).
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 // A run's message without the flag it came from ("--profile: x not in ..." -> "x not in ...").
 std::string WithoutFlag(const std::string& message) {
@@ -92,7 +88,7 @@ SweepLine ErrorLine(Json head, const std::string& message, std::vector<std::stri
   head["status"] = "error";
   head["error"] = message;
   SweepLine line;
-  line.json = Dump(head);
+  line.json = DumpLine(head);
   line.diagnostics = std::move(diagnostics);
   line.ok = false;
   return line;
@@ -324,7 +320,7 @@ SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
     head["pods"] = PodCounts(result.contains("pods") ? result["pods"] : Json());
     head["disruption"] = result["disruption"];
     SweepLine line;
-    line.json = Dump(head);
+    line.json = DumpLine(head);
     line.diagnostics = std::move(out.diagnostics);
     return line;
   } catch (const std::exception& e) {

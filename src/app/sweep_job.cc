@@ -2,6 +2,8 @@
 // the pods of an Indexed Job.
 
 #include "app/sweep.h"
+#include "app/run.h"
+#include "app/sweep_json.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -18,23 +20,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-
 namespace kpsim::app {
 namespace {
 
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
-
-Error UsageError(std::string message) {
-  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
-}
-
-// A compact dump that never throws (invalid UTF-8 is replaced).
-std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
-}  // namespace
-
-namespace {
 
 // A file the Job's pods need: where it lies here and where it goes under /sweep.
 struct ShipFile {
@@ -98,7 +88,7 @@ bool ValidUtf8(std::string_view s) {
 }
 
 // A YAML double-quoted scalar (a JSON string is one).
-std::string Quote(std::string_view s) { return Dump(Json(std::string(s))); }
+std::string Quote(std::string_view s) { return DumpLine(Json(std::string(s))); }
 
 // A ConfigMap value: a literal block when the text reads back exactly as one (ends in one
 // newline, no carriage returns or other control characters, no line of blanks only, first line

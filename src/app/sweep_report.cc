@@ -1,6 +1,7 @@
 // `kpsim sweep`'s output side (sweep.h): `merge` of shard outputs and the summary table.
 
 #include "app/sweep.h"
+#include "app/run.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -21,10 +22,6 @@ namespace {
 
 // Key order is part of the contract: ordered_json keeps insertion order.
 using Json = nlohmann::ordered_json;
-
-Error UsageError(std::string message) {
-  return MakeError(ErrorCode::kInvalidArgument, std::move(message));
-}
 
 }  // namespace
 
