@@ -9,13 +9,28 @@ namespace kpsim::bench {
 
 // The process's peak resident set size so far (VmHWM of /proc/self/status), in MiB; 0 where
 // /proc is not there.
-inline double PeakRssMiB() {
+inline double StatusMiB(const std::string& field) {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // kB
+    if (line.rfind(field, 0) == 0) return std::stod(line.substr(field.size())) / 1024.0;  // kB
   }
   return 0;
+}
+
+inline double PeakRssMiB() { return StatusMiB("VmHWM:"); }
+
+// The resident set size now (VmRSS), in MiB.
+inline double RssMiB() { return StatusMiB("VmRSS:"); }
+
+// Resets the peak resident set size to the current one (Linux's clear_refs "5"), so that a
+// later PeakRssMiB() - RssMiB() taken now is what the code in between added at its peak.
+// False where that is not available.
+inline bool ResetPeakRss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.flush();
+  return static_cast<bool>(clear);
 }
 
 }  // namespace kpsim::bench

@@ -8,7 +8,8 @@
 // Counters: pods/s (input pods per second), decisions/s (scheduling attempts per second), both
 // benchmark::Counter::kIsRate (per CPU second), s/attempt (CPU time per scheduling attempt, the
 // inverse of decisions/s), preemptions (PostFilter runs, pod-group preemptions included) and
-// peak RSS of the process (VmHWM, MiB; run one benchmark per process to read it per shape).
+// peak RSS of the process (VmHWM, MiB; run one benchmark per process to read it per shape) and,
+// for Simulate, the simulation's own peak above its input (simPeak_MiB, and per input pod).
 
 #include <cstdint>
 #include <cstdio>
@@ -64,6 +65,8 @@ struct PodSpecArgs {
   std::string_view priority_class{};  // empty: none
   int grace = -1;                     // -1: unset
   std::string_view group{};           // empty: none
+  bool limits = false;                // limits equal to the requests
+  int container_port = 0;             // 0: none
 };
 
 std::string PodItem(std::string_view name, const PodSpecArgs& a) {
@@ -76,9 +79,12 @@ std::string PodItem(std::string_view name, const PodSpecArgs& a) {
   }
   if (a.grace >= 0) spec += fmt::format(R"("terminationGracePeriodSeconds":{},)", a.grace);
   if (!a.group.empty()) spec += fmt::format(R"("schedulingGroup":{{"podGroupName":"{}"}},)", a.group);
+  const std::string ports =
+      a.container_port == 0 ? "" : fmt::format(R"("ports":[{{"containerPort":{}}}],)", a.container_port);
+  const std::string limits = a.limits ? fmt::format(R"("limits":{{{}}},)", requests) : "";
   spec += fmt::format(
-      R"("containers":[{{"name":"pause","image":"registry.k8s.io/pause:3.9","resources":{{"requests":{{{}}}}}}}])",
-      requests);
+      R"("containers":[{{"name":"pause","image":"registry.k8s.io/pause:3.9",{}"resources":{{{}"requests":{{{}}}}}}}])",
+      ports, limits, requests);
   const std::string status = a.node_name.empty() ? "" : R"(,"status":{"phase":"Running"})";
   return fmt::format(
       R"({{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"{}","namespace":"default"}},"spec":{{{}}}{}}})",
@@ -116,6 +122,20 @@ std::string PreemptionBasic(int nodes) {
   for (int n = 0; n < nodes; ++n) {
     items.push_back(PodItem(fmt::format("high-{:05d}", n),
                             {.cpu = "3", .memory = "500Mi", .priority_class = "preemptor"}));
+  }
+  return RenderList(items);
+}
+
+// SchedulingBasic (scheduler_perf misc/performance-config.yaml): `nodes` nodes, then `init` and
+// `measure` pending pods of the pod-default template (100m / 500Mi, limits equal, container port
+// 80), all created at once; the shape's name is scheduling-basic-NODES-MEASURE and init = NODES,
+// as in 5000Nodes_50000Pods.
+std::string SchedulingBasic(int nodes, int measure) {
+  std::vector<std::string> items;
+  for (int n = 0; n < nodes; ++n) items.push_back(NodeItem(fmt::format("node-{:05d}", n)));
+  for (int i = 0; i < nodes + measure; ++i) {
+    items.push_back(PodItem(fmt::format("pod-{:06d}", i),
+                            {.cpu = "100m", .memory = "500Mi", .limits = true, .container_port = 80}));
   }
   return RenderList(items);
 }
@@ -171,6 +191,12 @@ std::string GenerateShape(std::string_view shape) {
     return PreemptionBasic(std::stoi(std::string(shape.substr(17))));
   }
   if (shape.rfind("podgroup-disruption-", 0) == 0) return PodGroupDisruption(shape.substr(20));
+  if (shape.rfind("scheduling-basic-", 0) == 0) {
+    const std::string sizes(shape.substr(17));
+    const std::size_t dash = sizes.find('-');
+    if (dash == std::string::npos) return "";
+    return SchedulingBasic(std::stoi(sizes.substr(0, dash)), std::stoi(sizes.substr(dash + 1)));
+  }
   return "";
 }
 
@@ -235,14 +261,19 @@ void BM_Admit(benchmark::State& state, std::string shape) {
   state.counters["peakRSS_MiB"] = bench::PeakRssMiB();
 }
 
-void BM_Simulate(benchmark::State& state, std::string shape, Profile profile) {
+void BM_Simulate(benchmark::State& state, std::string shape, Profile profile,
+                 CandidateSampling sampling) {
   const Prepared& p = Prepare(shape);
   ReportInputErrors(state, p);
   EngineOptions options;
   options.profile = profile;
   options.gates = p.gates;
-  options.candidate_sampling = CandidateSampling::kExact;
+  options.candidate_sampling = sampling;
   SimulationStats stats;
+  // The simulation's own peak: what it adds to the resident set above its input (the text, the
+  // decoded objects and the admitted state, which the benchmark holds throughout).
+  const bool peak_reset = bench::ResetPeakRss();
+  const double rss_before = bench::RssMiB();
   for (auto _ : state) {
     SimulationResult result = Simulate(p.admission.state, options);
     stats = result.stats;
@@ -262,6 +293,30 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile) {
   state.counters["victims"] = static_cast<double>(stats.victims);
   state.counters["scheduled"] = static_cast<double>(stats.pods_scheduled);
   state.counters["peakRSS_MiB"] = bench::PeakRssMiB();
+  if (peak_reset) {
+    const double added = bench::PeakRssMiB() - rss_before;
+    state.counters["simPeak_MiB"] = added;
+    state.counters["simPeak_B/pod"] = added * 1024 * 1024 / static_cast<double>(p.pods);
+  }
+}
+
+// The sizes of issue 11, registered only with --kpsim_large (minutes and GiBs each; run one per
+// process to read its peak RSS): PreemptionBasic up to 130,000 nodes with both candidate searches,
+// SchedulingBasic 5000/50k and 50k/500k.
+void RegisterLarge() {
+  for (const std::string shape : {"preemption-basic-20000", "preemption-basic-130000"}) {
+    benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
+                                 Profile::kDefault, CandidateSampling::kExact)
+        ->Unit(benchmark::kMillisecond)->Iterations(1);
+    benchmark::RegisterBenchmark(("SimulateSampling/" + shape).c_str(), BM_Simulate, shape,
+                                 Profile::kDefault, CandidateSampling::kKubernetes)
+        ->Unit(benchmark::kMillisecond)->Iterations(1);
+  }
+  for (const std::string shape : {"scheduling-basic-5000-50000", "scheduling-basic-50000-500000"}) {
+    benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
+                                 Profile::kDefault, CandidateSampling::kExact)
+        ->Unit(benchmark::kMillisecond)->Iterations(1);
+  }
 }
 
 void RegisterAll() {
@@ -274,7 +329,7 @@ void RegisterAll() {
     benchmark::RegisterBenchmark(("Admit/" + shape).c_str(), BM_Admit, shape)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
-                                 Profile::kDefault)
+                                 Profile::kDefault, CandidateSampling::kExact)
         ->Unit(benchmark::kMillisecond);
   }
   for (const std::string shape : {"realistic-3000", "realistic-5000"}) {
@@ -283,12 +338,12 @@ void RegisterAll() {
     benchmark::RegisterBenchmark(("Admit/" + shape).c_str(), BM_Admit, shape)
         ->Unit(benchmark::kMillisecond)->Iterations(1);
     benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
-                                 Profile::kDefault)
+                                 Profile::kDefault, CandidateSampling::kExact)
         ->Unit(benchmark::kMillisecond)->Iterations(1);
   }
   for (const std::string shape : {"preemption-basic-2000", "preemption-basic-5000"}) {
     benchmark::RegisterBenchmark(("SimulateBook/" + shape).c_str(), BM_Simulate, shape,
-                                 Profile::kBook)
+                                 Profile::kBook, CandidateSampling::kExact)
         ->Unit(benchmark::kMillisecond);
   }
 }
@@ -309,7 +364,20 @@ int main(int argc, char** argv) {
       return 0;
     }
   }
-  kpsim::RegisterAll();
+  bool large = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--kpsim_large") == 0) {
+      large = true;
+      for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
+      --argc;
+      break;
+    }
+  }
+  if (large) {
+    kpsim::RegisterLarge();
+  } else {
+    kpsim::RegisterAll();
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();

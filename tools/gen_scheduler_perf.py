@@ -5,6 +5,9 @@
       N nodes of 4 CPU / 32Gi / 110 pods; 4N running priority-0 pods of 900m/500Mi with
       terminationGracePeriodSeconds 0, bound with spec.nodeName; N pending priority-10 pods of
       3 CPU/500Mi.
+  gen_scheduler_perf.py scheduling-basic [--nodes N] [--pods P]   (issue 11; N = 5000, P = 10N)
+      N nodes as above; N + P pending pods of scheduler_perf's pod-default template (100m/500Mi
+      requests and limits, container port 80), as SchedulingBasic's initPods (N) and measurePods (P).
   gen_scheduler_perf.py podgroup-disruption --variant plain|single|all   (issue 3)
       1000 nodes of 4 CPU; 1000 PodGroups of 10 running pods of 300m at priority 1000 (10000
       victims, a group's pods spread over 10 nodes); 100 pending preemptor pods of 3970m at
@@ -33,7 +36,8 @@ def node(name, cpu="4", memory="32Gi", pods="110"):
             '"status":{"capacity":%s,"allocatable":%s}}' % (name, name, res, res))
 
 
-def pod(name, cpu, memory=None, node_name=None, priority_class_name=None, grace=None, group=None):
+def pod(name, cpu, memory=None, node_name=None, priority_class_name=None, grace=None, group=None,
+        limits=False, container_port=None):
     requests = '"cpu":"%s"' % cpu
     if memory is not None:
         requests += ',"memory":"%s"' % memory
@@ -46,8 +50,10 @@ def pod(name, cpu, memory=None, node_name=None, priority_class_name=None, grace=
         spec += '"terminationGracePeriodSeconds":%d,' % grace
     if group is not None:
         spec += '"schedulingGroup":{"podGroupName":"%s"},' % group
-    spec += ('"containers":[{"name":"pause","image":"registry.k8s.io/pause:3.9",'
-             '"resources":{"requests":{%s}}}]' % requests)
+    ports = '' if container_port is None else '"ports":[{"containerPort":%d}],' % container_port
+    lims = '"limits":{%s},' % requests if limits else ''
+    spec += ('"containers":[{"name":"pause","image":"registry.k8s.io/pause:3.9",%s'
+             '"resources":{%s"requests":{%s}}}]' % (ports, lims, requests))
     status = ',"status":{"phase":"Running"}' if node_name is not None else ""
     return ('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default"},'
             '"spec":{%s}%s}' % (name, spec, status))
@@ -70,6 +76,13 @@ def preemption_basic(nodes):
                              grace=0))
     for n in range(nodes):
         items.append(pod("high-%05d" % n, "3", "500Mi", priority_class_name="preemptor"))
+    return items
+
+
+def scheduling_basic(nodes, measure):
+    items = [node("node-%05d" % n) for n in range(nodes)]
+    for i in range(nodes + measure):
+        items.append(pod("pod-%06d" % i, "100m", "500Mi", limits=True, container_port=80))
     return items
 
 
@@ -99,9 +112,11 @@ def render(items):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("shape", choices=["preemption-basic", "podgroup-disruption"])
+    parser.add_argument("shape", choices=["preemption-basic", "podgroup-disruption", "scheduling-basic"])
     parser.add_argument("--nodes", type=int, default=None,
                         help="nodes (preemption-basic: default 5000; podgroup-disruption: 1000)")
+    parser.add_argument("--pods", type=int, default=None,
+                        help="scheduling-basic: measured pods (default 10 per node)")
     parser.add_argument("--variant", choices=["plain", "single", "all"], default="plain")
     parser.add_argument("-o", "--output", default="-", help="output file, - for stdout")
     args = parser.parse_args()
@@ -109,6 +124,9 @@ def main():
         parser.error("--nodes must be positive")
     if args.shape == "preemption-basic":
         text = render(preemption_basic(args.nodes or 5000))
+    elif args.shape == "scheduling-basic":
+        nodes = args.nodes or 5000
+        text = render(scheduling_basic(nodes, args.pods or 10 * nodes))
     else:
         text = render(podgroup_disruption(args.variant, nodes=args.nodes or 1000))
     if args.output == "-":

@@ -57,6 +57,14 @@ class ScorePlugin {
   // The score of node `node_id` (`node` is its NodeInfo), already normalized to
   // [0, MaxNodeScore]. REQUIRES: `node_id` was among the feasible nodes of the last PreScore.
   virtual std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const = 0;
+  // True when, after the last PreScore, every feasible node scores the same (upstream's Skip, or
+  // a normalization over equal raw scores): the plugin cannot change selectHost's pick nor its
+  // ties, so the cycle does not ask it per node. Score still answers (explain's table).
+  virtual bool Uniform() const { return false; }
+  // True iff PreScore does nothing and Score is a function of the pod's requests (its
+  // equivalence class with its non-zero requests) and the node's pods alone, so that it holds
+  // while the node's generation does: the cycle may keep it per class and node.
+  virtual bool NodeLocal() const { return false; }
 };
 
 inline constexpr std::int64_t kMaxNodeScore = 100;

@@ -81,6 +81,7 @@ class ImageLocality final : public ScorePlugin {
   std::string_view name() const override { return plugins::kImageLocalityName; }
   void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool Uniform() const override { return !any_image_present_; }
 
  private:
   const ClusterModel& model_;

@@ -103,6 +103,7 @@ class InterPodAffinityScore final : public ScorePlugin {
   // counts anywhere (an empty topology score).
   void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool Uniform() const override { return skip_; }
 
  private:
   // `processTerm` for every node of `cls`: adds `weight * multiplier` per pod of the class to

@@ -49,6 +49,7 @@ class NodeAffinityScore final : public ScorePlugin {
   std::string_view name() const override { return plugins::kNodeAffinityName; }
   void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool Uniform() const override { return skip_; }
 
  private:
   const ClusterModel& model_;

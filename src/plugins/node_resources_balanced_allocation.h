@@ -15,6 +15,7 @@ class NodeResourcesBalancedAllocation final : public ScorePlugin {
  public:
   std::string_view name() const override { return "NodeResourcesBalancedAllocation"; }
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool NodeLocal() const override { return true; }
 };
 
 }  // namespace kpsim::engine

@@ -16,6 +16,7 @@ class NodeResourcesLeastAllocated final : public ScorePlugin {
  public:
   std::string_view name() const override { return "NodeResourcesFit"; }
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool NodeLocal() const override { return true; }
 };
 
 // leastRequestedScore: (capacity - requested) * MaxNodeScore / capacity, 0 when over capacity.

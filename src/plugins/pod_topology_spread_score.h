@@ -37,6 +37,7 @@ class PodTopologySpreadScore final : public ScorePlugin {
   // ScheduleAnyway constraints nor (having no constraints) a default selector.
   void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool Uniform() const override { return skip_; }
 
  private:
   // The nodes as the pure functions read them, and the classes a constraint selects, one entry

@@ -55,7 +55,21 @@ int IntolerablePreferNoSchedule(const Node& node, const std::vector<Toleration>&
 
 void TaintTolerationScore::PreScore(const PodInfo& pod, std::span<const NodeId> feasible) {
   max_count_ = 0;
+  if (taints_generation_ != model_.node_spec_generation() || prefer_taints_.size() != model_.nodes().size()) {
+    prefer_taints_.assign(model_.nodes().size(), 0);
+    nodes_with_prefer_taints_ = 0;
+    for (NodeId id : model_.nodes().ids()) {
+      const std::vector<Taint>& taints = model_.node(id).api->taints;
+      prefer_taints_[id] = std::any_of(taints.begin(), taints.end(), [](const Taint& t) {
+        return t.effect == TaintEffect::kPreferNoSchedule;
+      });
+      nodes_with_prefer_taints_ += prefer_taints_[id];
+    }
+    taints_generation_ = model_.node_spec_generation();
+  }
+  if (nodes_with_prefer_taints_ == 0) return;
   for (NodeId id : feasible) {
+    if (prefer_taints_[id] == 0) continue;
     max_count_ = std::max<std::int64_t>(
         max_count_, IntolerablePreferNoSchedule(*model_.node(id).api,
                                                 pod.pod.spec.tolerations));

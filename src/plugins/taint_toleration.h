@@ -33,10 +33,16 @@ class TaintTolerationScore final : public ScorePlugin {
   std::string_view name() const override { return "TaintToleration"; }
   void PreScore(const PodInfo& pod, std::span<const NodeId> feasible) override;
   std::int64_t Score(const PodInfo& pod, NodeId node_id, const NodeInfo& node) const override;
+  bool Uniform() const override { return max_count_ <= 0; }
 
  private:
   const ClusterModel& model_;
   std::int64_t max_count_ = 0;  // over the feasible nodes of this cycle (NormalizeScore)
+  // Per node, whether it has a PreferNoSchedule taint, as of the model's node spec generation:
+  // where none has, no toleration matters and PreScore costs nothing.
+  IdVector<NodeId, std::uint8_t> prefer_taints_;
+  std::size_t nodes_with_prefer_taints_ = 0;
+  std::uint64_t taints_generation_ = 0;
 };
 
 // countIntolerableTaintsPreferNoSchedule.

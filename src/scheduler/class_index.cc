@@ -32,7 +32,10 @@ Framework::~Framework() = default;
 bool Framework::IndexUsable(const PodInfo& pod, const AffinityState* affinity) const {
   // The index keeps every node of the model by its node order position: while a node is absent
   // (a Scenario step adds it later, or deleted it) the cycle takes the plain path.
-  return CachesUsable(pod, affinity) && options_.candidate_sampling == CandidateSampling::kExact &&
+  // With candidate sampling the index serves pods without a nominated node (whose own dry run
+  // would differ from the class's there).
+  return CachesUsable(pod, affinity) &&
+         (options_.candidate_sampling == CandidateSampling::kExact || pod.nominated == kNoId) &&
          model_.node_order().size() == model_.nodes().size();
 }
 
@@ -59,6 +62,9 @@ Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
     index->entries.resize(model_.nodes().size());
     index->feasible.resize((model_.nodes().size() + 63) / 64);
     index->pdb_log_pos = model_.pdb_change_log().size();
+    if (options_.candidate_sampling == CandidateSampling::kKubernetes) {
+      index->sampling = std::make_unique<SamplingIndex>(model_.nodes().size());
+    }
     for (NodeId node : model_.nodes().ids()) {
       index->AddStatus(node, model_.order_position(node),
                        FilterWithNominated(pod, node, model_.node(node).requested, nullptr, nullptr),
@@ -181,12 +187,22 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   auto distance = [&](std::int32_t pos) {
     return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
   };
-  std::vector<std::int32_t> found;
-  found.reserve(std::min(to_find + 1, index.feasible_count + 1));
+  std::vector<std::int32_t>& found = found_scratch_;
+  found.clear();
   auto take = [&](std::int32_t first, std::int32_t last) {  // positions in [first, last)
-    for (std::int32_t p = index.NextFeasible(first); p >= 0 && p < last && found.size() <= to_find;
-         p = index.NextFeasible(p + 1)) {
-      if (p != nominated_pos) found.push_back(p);
+    if (first >= last) return;
+    auto word = static_cast<std::size_t>(first) / 64;
+    const auto last_word = static_cast<std::size_t>(last - 1) / 64;
+    std::uint64_t bits = index.feasible[word] & (~std::uint64_t{0} << (static_cast<unsigned>(first) % 64));
+    for (;;) {
+      while (bits != 0) {
+        const auto p = static_cast<std::int32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+        if (p >= last || found.size() > to_find) return;
+        bits &= bits - 1;
+        if (p != nominated_pos) found.push_back(p);
+      }
+      if (++word > last_word) return;
+      bits = index.feasible[word];
     }
   };
   take(start, static_cast<std::int32_t>(n));
@@ -202,11 +218,11 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
 
   Decision d;
   if (!found.empty()) {
-    std::vector<NodeId> feasible;
-    feasible.reserve(found.size());
+    std::vector<NodeId>& feasible = feasible_scratch_;
+    feasible.clear();
     for (std::int32_t pos : found) feasible.push_back(model_.node_at_position(pos));
     d.kind = Decision::Kind::kBind;
-    d.node = SelectHost(pod, feasible);
+    d.node = SelectHost(pod, feasible, &index);
     return d;
   }
 
@@ -242,6 +258,9 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   }
   // 2) Candidates: the class's, with the nominated node's own dry run in place of its entry.
   dry_runs_ += static_cast<std::int64_t>(potential);
+  // Sampling draws its offset among the potential nodes first (GetOffsetAndNumCandidates).
+  std::int64_t offset_rank = 0;
+  if (index.sampling && potential > 0) offset_rank = static_cast<std::int64_t>(rng_() % potential);
   if (pod.priority <= model_.min_bound_victim_priority()) {
     // No bound pod has a lower priority: SelectVictimsOnNode finds no victim on any potential
     // node (step 1), the nominated one included. The class keeps no dry runs until that changes.
@@ -263,6 +282,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   }
   RefreshDryRuns(index, pod);
   AccountIndex(index);
+  if (index.sampling) return SampledDecision(pod, index, offset_rank, fit_error, std::move(d));
   std::optional<DryRunResult> nominated_dry;
   if (nominated != kNoId && nominated_status.code() == Code::kUnschedulable) {
     nominated_dry = victims_.SelectVictimsOnNode(pod, nominated, nullptr, nullptr, &pod);
@@ -300,6 +320,84 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
                              nominated_dry && nominated_dry->candidate ? &*nominated_dry->candidate : nullptr,
                              nominated_entry != nullptr && nominated_entry->has_candidate(),
                              static_cast<std::int64_t>(potential));
+  return d;
+}
+
+Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,
+                                    const std::string& fit_error, Decision d) {
+  SamplingIndex& s = *index.sampling;
+  const auto n = static_cast<std::int32_t>(model_.node_order().size());
+  const std::int64_t np = s.potential.Prefix(n);
+  auto not_helpful = [&] {
+    // No list holds a candidate: every potential node was visited, and the failing ones say why.
+    d.message = fit_error + " preemption: " +
+                FitErrorFromCounts(static_cast<std::size_t>(n), index.dry_counts, index.dry_failing,
+                                   model_.reasons().Text(not_helpful_reason_));
+    d.clear_nomination = true;
+    return d;
+  };
+  if (np == 0) return not_helpful();
+  // GetOffsetAndNumCandidates with the profile's args (Evaluator::Preempt).
+  const auto pct = static_cast<std::int64_t>(std::clamp(options_.min_candidate_nodes_percentage, 0, 100));
+  const auto abs = static_cast<std::int64_t>(std::max(options_.min_candidate_nodes_absolute, 0));
+  std::int64_t m = np * pct / 100;
+  if (m < abs) m = abs;
+  m = std::min(m, np);
+  // The visit: potential nodes in node order from the offset-th one, circularly.
+  const std::int32_t start = s.potential.Select(offset_rank + 1);
+  auto visit_rank = [&](std::int32_t pos) { return (pos - start + n) % n; };
+  auto kth = [&](const PositionCounts& c, std::int64_t k) -> std::int32_t {  // -1: fewer than k
+    const std::int64_t before = c.Prefix(start);
+    const std::int64_t after = c.Prefix(n) - before;
+    if (k <= after) return c.Select(before + k);
+    if (k - after <= before) return c.Select(k - after);
+    return -1;
+  };
+  auto within = [&](const PositionCounts& c, std::int32_t last) -> std::int64_t {  // up to `last` inclusive
+    if (last < 0) return c.Prefix(n);
+    return last >= start ? c.Range(start, last + 1) : c.Range(start, n) + c.Range(0, last + 1);
+  };
+  // DryRunPreemption stops at the first candidate where it holds one violating no PDB and
+  // numCandidates in all (each list keeps numCandidates at most); `last` is that node, -1 for
+  // a visit of every potential node.
+  std::int32_t last = -1;
+  if (m > 0 && s.clean.Prefix(n) > 0 && s.candidates.Prefix(n) >= m) {
+    const std::int32_t mth = kth(s.candidates, m);
+    const std::int32_t first_clean = kth(s.clean, 1);
+    last = visit_rank(mth) > visit_rank(first_clean) ? mth : first_clean;
+  }
+  const std::int64_t visited = last < 0 ? np : within(s.potential, last);
+  const std::int64_t clean = m > 0 ? within(s.clean, last) : 0;
+  const std::int64_t violating_seen = m > 0 ? within(s.violating, last) : 0;
+  const std::int64_t violating = std::min(violating_seen, m);
+  if (clean + violating == 0) return not_helpful();
+  // The violating list ends at its numCandidates-th.
+  const std::int32_t violating_last = violating_seen > m ? kth(s.violating, m) : last;
+  // pickOneNodeForPreemption over the lists (violating none first, each in visit order; the
+  // first wins a full tie): the best of the visited ranges, the first range first.
+  std::vector<const Candidate*> ranked;
+  auto take = [&](BestKeys& keys, std::int32_t until) {
+    std::array<std::pair<std::int32_t, std::int32_t>, 2> ranges{{{start, n}, {0, start}}};
+    if (until >= start) ranges = {{{start, until + 1}, {0, 0}}};
+    else if (until >= 0) ranges[1].second = until + 1;
+    std::vector<CandidateKey> taken;
+    while (ranked.size() < PreemptionDecision::kCandidatesShown) {
+      const CandidateKey a = keys.Best(ranges[0].first, ranges[0].second);
+      const CandidateKey b = keys.Best(ranges[1].first, ranges[1].second);
+      const bool b_wins = !BestKeys::IsAbsent(b) && (BestKeys::IsAbsent(a) || b.scores > a.scores);
+      const CandidateKey& best = b_wins ? b : a;
+      if (BestKeys::IsAbsent(best)) break;
+      ranked.push_back(&index.CandidateOf(index.entries[model_.node_at_position(best.pos)]));
+      taken.push_back(best);
+      keys.Clear(best.pos);
+    }
+    for (const CandidateKey& key : taken) keys.Set(key.pos, key);
+  };
+  if (clean > 0) take(s.clean_keys, last);
+  if (violating > 0) take(s.violating_keys, violating_last);
+  dry_runs_ += visited - np;  // the caller counted every potential node
+  SetPreemptionFound(d, fit_error, *ranked.front());
+  d.record = MakePodDecision(model_, pod, ranked, clean + violating, visited);
   return d;
 }
 

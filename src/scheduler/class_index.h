@@ -13,6 +13,7 @@
 #include "kpsim/sim_time.h"
 #include "preemption/candidate.h"
 #include "scheduler/framework.h"
+#include "scheduler/sampling_index.h"
 
 namespace kpsim::engine {
 
@@ -92,7 +93,25 @@ struct Framework::ClassIndex {
   SimTime dry_time{};
   std::vector<int> dry_counts;    // reasons of potential nodes that are no candidate
   std::size_t dry_failing = 0;
+  // The node-local score plugins' weighted sum per node, as of the node's generation (0: never),
+  // for the class's non-zero requests (a class keys on requests: pods whose containers default
+  // differently have other non-zero requests, and score without the cache).
+  struct LocalScore {
+    std::uint64_t generation = 0;
+    std::int64_t score = 0;
+  };
+  IdVector<NodeId, LocalScore> local_scores;  // sized when first scored
+  std::int64_t scored_nonzero_cpu = -1;
+  std::int64_t scored_nonzero_memory = -1;
+  bool UsesLocalScoresOf(const PodInfo& pod) {
+    if (scored_nonzero_cpu < 0) {
+      scored_nonzero_cpu = pod.nonzero_cpu;
+      scored_nonzero_memory = pod.nonzero_memory;
+    }
+    return pod.nonzero_cpu == scored_nonzero_cpu && pod.nonzero_memory == scored_nonzero_memory;
+  }
   std::set<CandidateKey> candidates;
+  std::unique_ptr<SamplingIndex> sampling;  // with CandidateSampling::kKubernetes
   std::vector<Candidate> slots;  // the candidates' dry runs
   std::vector<std::uint32_t> free_slots;
   std::size_t victims = 0;  // over `slots`, for the memory account
@@ -104,9 +123,9 @@ struct Framework::ClassIndex {
     return sizeof(*this) + entries.capacity() * sizeof(Entry) + feasible.capacity() * 8 +
            (filter_counts.capacity() + dry_counts.capacity()) * sizeof(int) +
            (stale_dry.capacity() + time_dependent.capacity()) * sizeof(NodeId) +
-           pdb_seen.capacity() * sizeof(std::uint64_t) +
+           pdb_seen.capacity() * sizeof(std::uint64_t) + local_scores.capacity() * sizeof(LocalScore) +
            candidates.size() * (sizeof(CandidateKey) + 32) + slots.capacity() * sizeof(Candidate) +
-           victims * sizeof(Victim);
+           victims * sizeof(Victim) + (sampling ? sampling->Bytes() : 0);
   }
 
   // The first feasible position >= from, or -1.
@@ -138,6 +157,7 @@ struct Framework::ClassIndex {
     if (e.has_candidate()) {
       Candidate& c = slots[e.dry_id()];
       candidates.erase(CandidateKey::Of(c, pos));
+      if (sampling) sampling->RemoveCandidate(pos, c.pdb_violations == 0);
       victims -= c.victims.size();
       c = Candidate{};
       free_slots.push_back(e.dry_id());
@@ -160,7 +180,9 @@ struct Framework::ClassIndex {
         slots.emplace_back();
       }
       victims += dry.candidate->victims.size();
-      candidates.insert(CandidateKey::Of(*dry.candidate, pos));
+      const CandidateKey key = CandidateKey::Of(*dry.candidate, pos);
+      candidates.insert(key);
+      if (sampling) sampling->AddCandidate(pos, key, dry.candidate->pdb_violations == 0);
       slots[slot] = std::move(*dry.candidate);
       e.dry = (slot << 3) | kCandidateBit | flags;
     } else {
@@ -180,7 +202,10 @@ struct Framework::ClassIndex {
       Count(filter_counts, s, -1);
       --plugin_counts[static_cast<std::size_t>(s.plugin())];
       --failing;
-      if (s.code() == Code::kUnschedulable) --potential;
+      if (s.code() == Code::kUnschedulable) {
+        --potential;
+        if (sampling) sampling->potential.Add(pos, -1);
+      }
     }
   }
   void AddStatus(NodeId id, std::int32_t pos, const Status& s, std::uint64_t generation) {
@@ -195,6 +220,7 @@ struct Framework::ClassIndex {
       ++failing;
       if (s.code() == Code::kUnschedulable) {
         ++potential;
+        if (sampling) sampling->potential.Add(pos, +1);
         if (!dry_suspended) stale_dry.push_back(id);
       }
     }

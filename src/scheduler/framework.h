@@ -121,6 +121,7 @@ class Framework {
   void KeepScoredNodes(bool keep) { keep_scored_ = keep; }
 
  private:
+  struct ClassIndex;  // class_index.h
   // The filter runner's (FilterRunner::FilterWithNominated, CachedFilter).
   Status FilterWithNominated(const PodInfo& pod, NodeId node, const ResourceList& requested,
                              const AffinityState* affinity, const PodInfo* exclude) {
@@ -132,9 +133,11 @@ class Framework {
   bool CachesUsable(const PodInfo& /*pod*/, const AffinityState* affinity) const {
     return filters_.CachesUsable(affinity);
   }
-  // The weighted sum of the score plugins (after their PreScore over the feasible nodes).
-  std::int64_t Score(const PodInfo& pod, NodeId node);
-  NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible);
+  // prioritizeNodes and selectHost over `feasible`. With the pod's class index, the node-local
+  // plugins' scores come from its cache (kept per node generation).
+  NodeId SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible, ClassIndex* index = nullptr);
+  // The weighted sum of the node-local score plugins (ScorePlugin::NodeLocal) on `node`.
+  std::int64_t NodeLocalScore(const PodInfo& pod, NodeId id, const NodeInfo& node) const;
   // Diagnose's score table of the nodes the last cycle scored (KeepScoredNodes).
   void ScoreTable(const PodInfo& pod, ExplainResult& out);
   // A diagnosis's `requests` and `filter_plugins`.
@@ -166,11 +169,13 @@ class Framework {
                                  std::size_t present, const std::string& absent_reason) const;
 
   // The class index (see `ClassIndex`).
-  struct ClassIndex;
   bool IndexUsable(const PodInfo& pod, const AffinityState* affinity) const;
   ClassIndex& IndexFor(const PodInfo& pod);
   void RefreshIndex(ClassIndex& index, const PodInfo& pod);
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
+  // Candidate sampling's DryRunPreemption and pick over the class's dry runs (sampling_index.h);
+  Decision SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,
+                                          const std::string& fit_error, Decision d);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
   void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
   // The record of a preemption DecideIndexed decided: the class's best candidates, with
@@ -213,6 +218,9 @@ class Framework {
   // The last cycle's scored nodes (KeepScoredNodes): the feasible nodes SelectHost ranked for
   // `scored_pod_`, which Decide resets.
   bool keep_scored_ = false;
+  std::vector<std::int64_t> score_totals_;  // SelectHost's scratch, per feasible node
+  std::vector<std::int32_t> found_scratch_;  // DecideIndexed's feasible positions
+  std::vector<NodeId> feasible_scratch_;     // and their nodes
   const PodInfo* scored_pod_ = nullptr;
   std::vector<NodeId> scored_nodes_;
 

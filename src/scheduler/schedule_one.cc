@@ -46,26 +46,58 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
   not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
 }
 
-std::int64_t Framework::Score(const PodInfo& pod, NodeId node_id) {
-  const NodeInfo& node = model_.node(node_id);
+std::int64_t Framework::NodeLocalScore(const PodInfo& pod, NodeId id, const NodeInfo& node) const {
   std::int64_t total = 0;
-  for (const WeightedScorePlugin& score : scores_) total += score.weight * score.plugin->Score(pod, node_id, node);
+  for (const WeightedScorePlugin& score : scores_) {
+    if (score.plugin->NodeLocal()) total += score.weight * score.plugin->Score(pod, id, node);
+  }
   return total;
 }
 
-NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible) {
+NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feasible, ClassIndex* index) {
   if (feasible.size() == 1) return feasible.front();
   if (keep_scored_) {
     scored_pod_ = &pod;
     scored_nodes_ = feasible;
   }
-  for (const WeightedScorePlugin& score : scores_) score.plugin->PreScore(pod, feasible);
+  // prioritizeNodes: the weighted sum per node. A plugin that scores every node alike this cycle
+  // (Uniform) adds the same to each, which moves neither the pick nor its ties: it is left out.
+  std::vector<std::int64_t>& totals = score_totals_;
+  totals.assign(feasible.size(), 0);
+  for (const WeightedScorePlugin& score : scores_) {
+    if (score.plugin->NodeLocal()) continue;
+    score.plugin->PreScore(pod, feasible);
+    if (score.plugin->Uniform()) continue;
+    for (std::size_t i = 0; i < feasible.size(); ++i) {
+      totals[i] += score.weight * score.plugin->Score(pod, feasible[i], model_.node(feasible[i]));
+    }
+  }
+  if (index != nullptr && index->UsesLocalScoresOf(pod)) {
+    index->local_scores.resize(model_.nodes().size());
+    for (std::size_t i = 0; i < feasible.size(); ++i) {
+      // The index was refreshed for this cycle: its entry's generation is the node's (and
+      // reading it leaves the NodeInfo untouched where the score is cached).
+      const std::uint64_t generation = index->entries[feasible[i]].generation;
+      assert(generation == model_.node(feasible[i]).generation);
+      ClassIndex::LocalScore& cached = index->local_scores[feasible[i]];
+      if (cached.generation != generation) {
+        cached.score = NodeLocalScore(pod, feasible[i], model_.node(feasible[i]));
+        cached.generation = generation;
+      }
+      assert(cached.score == NodeLocalScore(pod, feasible[i], model_.node(feasible[i])));
+      totals[i] += cached.score;
+    }
+  } else {
+    for (std::size_t i = 0; i < feasible.size(); ++i) {
+      totals[i] += NodeLocalScore(pod, feasible[i], model_.node(feasible[i]));
+    }
+  }
   // selectHost: reservoir sampling among the top scores.
   NodeId selected = feasible.front();
-  std::int64_t selected_score = Score(pod, selected);
+  std::int64_t selected_score = totals[0];
   std::uint64_t count_of_max = 1;
   for (std::size_t i = 1; i < feasible.size(); ++i) {
-    const std::int64_t score = Score(pod, feasible[i]);
+    const std::int64_t score = totals[i];
     if (score > selected_score) {
       selected_score = score;
       selected = feasible[i];

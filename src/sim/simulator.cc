@@ -1529,6 +1529,8 @@ SimulationResult Simulator::Run() {
 SimulationResult Simulator::Collect() {
   result_.stats.preemption_attempts = framework_.preemption_attempts();
   result_.stats.dry_runs = framework_.dry_runs();
+  result_.pods.reserve(model_.pods().size());
+  result_.nodes.reserve(model_.nodes().size());
   for (const PodInfo& pod : model_.pods()) {
     PodOutcome out;
     out.pod = pod.key;

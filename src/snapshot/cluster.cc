@@ -500,12 +500,16 @@ void ClusterModel::AddToNode(PodId pod_id, NodeId node_id) {
   PodInfo& pod = pods_[pod_id];
   NodeInfo& node = nodes_[node_id];
   pod.node = node_id;
-  // Keep bind order (a reattached pod goes back where it was).
-  auto at = std::upper_bound(node.pods.begin(), node.pods.end(), pod.bind_seq,
-                             [&](std::uint64_t seq, PodId other) {
-                               return seq < pods_[other].bind_seq;
-                             });
-  node.pods.insert(at, pod_id);
+  // Keep bind order (a reattached pod goes back where it was; a new bind is the latest).
+  if (node.pods.empty() || pods_[node.pods.back()].bind_seq < pod.bind_seq) {
+    node.pods.push_back(pod_id);
+  } else {
+    auto at = std::upper_bound(node.pods.begin(), node.pods.end(), pod.bind_seq,
+                               [&](std::uint64_t seq, PodId other) {
+                                 return seq < pods_[other].bind_seq;
+                               });
+    node.pods.insert(at, pod_id);
+  }
   node.requested += pod.request;
   node.nonzero_cpu += pod.nonzero_cpu;
   node.nonzero_memory += pod.nonzero_memory;

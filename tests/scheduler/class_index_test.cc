@@ -47,6 +47,13 @@ std::string Dump(const SimulationResult& r) {
     for (const std::string& p : n.pods) out << " " << p;
     out << "\n";
   }
+  // The decision records: the ranked candidates, the counts and the deciding tie-breaker.
+  for (const PreemptionDecision& d : r.decisions) {
+    out << "D " << d.round << " " << d.preemptor << " " << d.node << " " << d.decided_by << " "
+        << d.candidate_count << " " << d.nodes_evaluated << " :";
+    for (const DecisionCandidate& c : d.candidates) out << " " << c.node << "/" << c.pdb_violations;
+    out << "\n";
+  }
   out << "S " << r.stats.scheduling_attempts << " " << r.stats.preemption_attempts << " "
       << r.stats.pods_scheduled << " " << r.stats.victims << "\n";
   return out.str();
@@ -276,6 +283,63 @@ TEST(ClassIndexAgreementTest, KubernetesCandidateSampling) {
     for (int i = 0; i < 40; ++i) h.AddPod(MakePod("hi-" + std::to_string(i)).Priority(10).Cpu("1500m").Build());
     ExpectPathsAgree(h, "seed " + std::to_string(seed));
   }
+}
+
+// Candidate sampling over the class index (sampling_index.h) against the Evaluator's visit. Setup:
+// 30-70 nodes of 2 CPU, each running two 1-CPU pods of mixed priorities, some under PDBs with
+// small budgets (candidates violating them or not, in any mix), a small minCandidateNodesAbsolute
+// and percentage (so that windows end early, wrap around the node order, or run to the end for
+// want of a clean candidate), and waves of preemptors of two classes. Expect: both paths agree,
+// decision records included (ranked candidates, candidate counts, nodes evaluated).
+TEST(ClassIndexAgreementTest, SampledWindowsOverTheIndex) {
+  int found = 0, violating = 0, windows_short = 0;
+  for (std::uint32_t seed = 1; seed <= 60; ++seed) {
+    std::mt19937 rng(seed);
+    CycleHarness h;
+    h.options.seed = seed;
+    h.options.candidate_sampling = CandidateSampling::kKubernetes;
+    h.options.min_candidate_nodes_percentage = Uniform(rng, 0, 20);
+    h.options.min_candidate_nodes_absolute = Uniform(rng, 1, 8);
+    const int nodes = Uniform(rng, 30, 70);
+    const int apps = Uniform(rng, 1, 4);
+    for (int n = 0; n < nodes; ++n) {
+      const std::string node = "node-" + std::to_string(n);
+      h.AddNode(NodeWithCpu(node, "2").Build());
+      for (int i = 0; i < 2; ++i) {
+        auto pod = MakePod(node + "-" + std::to_string(i))
+                       .Node(node)
+                       .Priority(Uniform(rng, 0, 3))
+                       .Cpu("1")
+                       .GracePeriod(Uniform(rng, 0, 10))
+                       .StartTime(SecondsBeforeOrigin(Uniform(rng, 1, 100)));
+        if (Uniform(rng, 0, 2) != 0) pod.Label("app", "app-" + std::to_string(Uniform(rng, 0, apps - 1)));
+        h.AddPod(pod.Build());
+      }
+    }
+    for (int a = 0; a < apps; ++a) {
+      auto pdb = MakePdb("pdb-" + std::to_string(a)).Selector("app", "app-" + std::to_string(a));
+      pdb.MaxUnavailable(Uniform(rng, 0, 2));
+      h.AddPdb(pdb.Build());
+    }
+    for (int w = 0; w < Uniform(rng, 2, 4); ++w) {
+      for (int i = 0; i < Uniform(rng, 3, 8); ++i) {
+        h.AddPod(MakePod("wave-" + std::to_string(w) + "-" + std::to_string(i))
+                     .Priority(Uniform(rng, 0, 1) == 0 ? 10 : 20)
+                     .Cpu(Uniform(rng, 0, 1) == 0 ? "1" : "2")
+                     .Created(WallTime{kOriginUs + std::int64_t{5'000'000} * w})
+                     .Build());
+      }
+    }
+    const SimulationResult r = ExpectPathsAgree(h, "seed " + std::to_string(seed));
+    for (const PreemptionDecision& d : r.decisions) {
+      ++found;
+      if (!d.candidates.empty() && d.candidates.front().pdb_violations > 0) ++violating;
+      if (d.nodes_evaluated < nodes) ++windows_short;
+    }
+  }
+  EXPECT_GT(found, 0) << "the clusters should preempt";
+  EXPECT_GT(violating, 0) << "some picks should violate a PDB (no clean candidate in the window)";
+  EXPECT_GT(windows_short, 0) << "some windows should end before the last potential node";
 }
 
 }  // namespace
