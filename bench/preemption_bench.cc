@@ -304,7 +304,8 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile,
 // process to read its peak RSS): PreemptionBasic up to 130,000 nodes with both candidate searches,
 // SchedulingBasic 5000/50k and 50k/500k.
 void RegisterLarge() {
-  for (const std::string shape : {"preemption-basic-20000", "preemption-basic-130000"}) {
+  for (const std::string shape : {"preemption-basic-5000", "preemption-basic-20000", "preemption-basic-50000",
+                                  "preemption-basic-130000"}) {
     benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
                                  Profile::kDefault, CandidateSampling::kExact)
         ->Unit(benchmark::kMillisecond)->Iterations(1);
@@ -312,7 +313,8 @@ void RegisterLarge() {
                                  Profile::kDefault, CandidateSampling::kKubernetes)
         ->Unit(benchmark::kMillisecond)->Iterations(1);
   }
-  for (const std::string shape : {"scheduling-basic-5000-50000", "scheduling-basic-50000-500000"}) {
+  for (const std::string shape : {"scheduling-basic-5000-50000", "scheduling-basic-20000-200000",
+                                  "scheduling-basic-50000-500000"}) {
     benchmark::RegisterBenchmark(("SimulateDefault/" + shape).c_str(), BM_Simulate, shape,
                                  Profile::kDefault, CandidateSampling::kExact)
         ->Unit(benchmark::kMillisecond)->Iterations(1);

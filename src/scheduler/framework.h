@@ -21,6 +21,7 @@
 #include "preemption/eligibility.h"
 #include "preemption/evaluator.h"
 #include "preemption/select_victims.h"
+#include "scheduler/divisibility.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/explain.h"
 #include "kpsim/results.h"
@@ -219,6 +220,7 @@ class Framework {
   // `scored_pod_`, which Decide resets.
   bool keep_scored_ = false;
   std::vector<std::int64_t> score_totals_;  // SelectHost's scratch, per feasible node
+  DivisibilityTable divisibility_;          // SelectHost's reservoir draws
   std::vector<std::int32_t> found_scratch_;  // DecideIndexed's feasible positions
   std::vector<NodeId> feasible_scratch_;     // and their nodes
   const PodInfo* scored_pod_ = nullptr;

@@ -104,7 +104,7 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
       count_of_max = 1;
     } else if (score == selected_score) {
       ++count_of_max;
-      if (rng_() % count_of_max == 0) selected = feasible[i];
+      if (divisibility_.Divides(rng_(), count_of_max)) selected = feasible[i];  // rng_() % count == 0
     }
   }
   return selected;

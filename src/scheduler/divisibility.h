@@ -1,0 +1,52 @@
+#pragma once
+
+// `x % d == 0` without a division, for the divisors selectHost's reservoir sampling asks about
+// again and again (2, 3, 4, ... up to the feasible nodes: one test per tie). d = m * 2^k with m
+// odd: x is a multiple of d iff its k low bits are zero and (x >> k) * m^-1 mod 2^64 is at most
+// (2^64 - 1) / m (Granlund and Montgomery; Lemire, Kaser and Kurz, "Faster remainder by direct
+// computation", 2019). Each divisor's constants are computed once, when first asked about.
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace kpsim::engine {
+
+class DivisibilityTable {
+ public:
+  // REQUIRES: d >= 1.
+  bool Divides(std::uint64_t x, std::uint64_t d) {
+    if (d >= entries_.size()) Grow(d);
+    const Entry& e = entries_[d];
+    return (x & e.low_mask) == 0 && (x >> e.shift) * e.inverse <= e.limit;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t inverse = 1;  // of the odd part, mod 2^64
+    std::uint64_t limit = 0;    // (2^64 - 1) / odd part
+    std::uint64_t low_mask = 0;  // 2^k - 1
+    unsigned shift = 0;          // k
+  };
+  void Grow(std::uint64_t d) {
+    std::size_t size = entries_.empty() ? 64 : entries_.size();
+    while (size <= d) size *= 2;
+    const std::size_t from = entries_.size();
+    entries_.resize(size);
+    for (std::size_t i = std::max<std::size_t>(from, 1); i < size; ++i) {
+      Entry& e = entries_[i];
+      e.shift = static_cast<unsigned>(std::countr_zero(static_cast<std::uint64_t>(i)));
+      e.low_mask = (std::uint64_t{1} << e.shift) - 1;
+      const std::uint64_t odd = static_cast<std::uint64_t>(i) >> e.shift;
+      std::uint64_t inverse = odd;  // correct to 3 bits; each Newton step doubles them
+      for (int step = 0; step < 5; ++step) inverse *= 2 - odd * inverse;
+      e.inverse = inverse;
+      e.limit = std::numeric_limits<std::uint64_t>::max() / odd;
+    }
+  }
+  std::vector<Entry> entries_;
+};
+
+}  // namespace kpsim::engine
