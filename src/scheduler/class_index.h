@@ -110,8 +110,8 @@ struct Framework::ClassIndex {
     }
     return pod.nonzero_cpu == scored_nonzero_cpu && pod.nonzero_memory == scored_nonzero_memory;
   }
-  std::set<CandidateKey> candidates;
-  std::unique_ptr<SamplingIndex> sampling;  // with CandidateSampling::kKubernetes
+  std::set<CandidateKey> candidates;        // exact search (without `sampling`)
+  std::unique_ptr<SamplingIndex> sampling;  // with CandidateSampling::kKubernetes instead
   std::vector<Candidate> slots;  // the candidates' dry runs
   std::vector<std::uint32_t> free_slots;
   std::size_t victims = 0;  // over `slots`, for the memory account
@@ -156,8 +156,11 @@ struct Framework::ClassIndex {
     if (!e.dry_valid()) return;
     if (e.has_candidate()) {
       Candidate& c = slots[e.dry_id()];
-      candidates.erase(CandidateKey::Of(c, pos));
-      if (sampling) sampling->RemoveCandidate(pos, c.pdb_violations == 0);
+      if (sampling) {
+        sampling->RemoveCandidate(pos, c.pdb_violations == 0);
+      } else {
+        candidates.erase(CandidateKey::Of(c, pos));
+      }
       victims -= c.victims.size();
       c = Candidate{};
       free_slots.push_back(e.dry_id());
@@ -181,8 +184,11 @@ struct Framework::ClassIndex {
       }
       victims += dry.candidate->victims.size();
       const CandidateKey key = CandidateKey::Of(*dry.candidate, pos);
-      candidates.insert(key);
-      if (sampling) sampling->AddCandidate(pos, key, dry.candidate->pdb_violations == 0);
+      if (sampling) {
+        sampling->AddCandidate(pos, key, dry.candidate->pdb_violations == 0);
+      } else {
+        candidates.insert(key);
+      }
       slots[slot] = std::move(*dry.candidate);
       e.dry = (slot << 3) | kCandidateBit | flags;
     } else {
