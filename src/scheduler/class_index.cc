@@ -62,9 +62,6 @@ Framework::ClassIndex& Framework::IndexFor(const PodInfo& pod) {
     index->entries.resize(model_.nodes().size());
     index->feasible.resize((model_.nodes().size() + 63) / 64);
     index->pdb_log_pos = model_.pdb_change_log().size();
-    if (options_.candidate_sampling == CandidateSampling::kKubernetes) {
-      index->sampling = std::make_unique<SamplingIndex>(model_.nodes().size());
-    }
     for (NodeId node : model_.nodes().ids()) {
       index->AddStatus(node, model_.order_position(node),
                        FilterWithNominated(pod, node, model_.node(node).requested, nullptr, nullptr),
@@ -260,7 +257,10 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   dry_runs_ += static_cast<std::int64_t>(potential);
   // Sampling draws its offset among the potential nodes first (GetOffsetAndNumCandidates).
   std::int64_t offset_rank = 0;
-  if (index.sampling && potential > 0) offset_rank = static_cast<std::int64_t>(rng_() % potential);
+  if (options_.candidate_sampling == CandidateSampling::kKubernetes) {
+    if (!index.sampling) StartSampling(index);
+    if (potential > 0) offset_rank = static_cast<std::int64_t>(rng_() % potential);
+  }
   if (pod.priority <= model_.min_bound_victim_priority()) {
     // No bound pod has a lower priority: SelectVictimsOnNode finds no victim on any potential
     // node (step 1), the nominated one included. The class keeps no dry runs until that changes.
@@ -321,6 +321,23 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
                              nominated_entry != nullptr && nominated_entry->has_candidate(),
                              static_cast<std::int64_t>(potential));
   return d;
+}
+
+void Framework::StartSampling(ClassIndex& index) {
+  // A class's first preemption attempt: classes that only ever bind keep no sampling index. Its
+  // candidates so far (none, unless dry runs were kept before) move from the exact search's set.
+  index.sampling = std::make_unique<SamplingIndex>(index.entries.size());
+  for (NodeId id : index.entries.ids()) {
+    const ClassIndex::Entry& e = index.entries[id];
+    if (e.generation == 0) continue;
+    const std::int32_t pos = model_.order_position(id);
+    if (index.table->Get(e.status).code() == Code::kUnschedulable) index.sampling->potential.Add(pos, +1);
+    if (e.has_candidate()) {
+      const Candidate& c = index.CandidateOf(e);
+      index.sampling->AddCandidate(pos, CandidateKey::Of(c, pos), c.pdb_violations == 0);
+    }
+  }
+  index.candidates.clear();
 }
 
 Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,

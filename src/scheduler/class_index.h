@@ -111,7 +111,8 @@ struct Framework::ClassIndex {
     return pod.nonzero_cpu == scored_nonzero_cpu && pod.nonzero_memory == scored_nonzero_memory;
   }
   std::set<CandidateKey> candidates;        // exact search (without `sampling`)
-  std::unique_ptr<SamplingIndex> sampling;  // with CandidateSampling::kKubernetes instead
+  // With CandidateSampling::kKubernetes instead, from the class's first preemption attempt.
+  std::unique_ptr<SamplingIndex> sampling;
   std::vector<Candidate> slots;  // the candidates' dry runs
   std::vector<std::uint32_t> free_slots;
   std::size_t victims = 0;  // over `slots`, for the memory account

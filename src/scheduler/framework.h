@@ -175,6 +175,7 @@ class Framework {
   void RefreshIndex(ClassIndex& index, const PodInfo& pod);
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
   // Candidate sampling's DryRunPreemption and pick over the class's dry runs (sampling_index.h);
+  void StartSampling(ClassIndex& index);
   Decision SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,
                                           const std::string& fit_error, Decision d);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);

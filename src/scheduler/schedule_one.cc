@@ -73,7 +73,10 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
     }
   }
   if (index != nullptr && index->UsesLocalScoresOf(pod)) {
-    index->local_scores.resize(model_.nodes().size());
+    if (index->local_scores.size() != model_.nodes().size()) {
+      index->local_scores.resize(model_.nodes().size());
+      AccountIndex(*index);  // the cache joins the index's memory budget now
+    }
     for (std::size_t i = 0; i < feasible.size(); ++i) {
       // The index was refreshed for this cycle: its entry's generation is the node's (and
       // reading it leaves the NodeInfo untouched where the score is cached).
