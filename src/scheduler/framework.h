@@ -174,10 +174,11 @@ class Framework {
   ClassIndex& IndexFor(const PodInfo& pod);
   void RefreshIndex(ClassIndex& index, const PodInfo& pod);
   void RefreshDryRuns(ClassIndex& index, const PodInfo& pod);
-  // Candidate sampling's DryRunPreemption and pick over the class's dry runs (sampling_index.h);
+  // Candidate sampling: the class's sampling index, built at its first preemption attempt, and
+  // DryRunPreemption's window and pick over its dry runs (sampling_index.h).
   void StartSampling(ClassIndex& index);
   Decision SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,
-                                          const std::string& fit_error, Decision d);
+                           const std::string& fit_error, Decision d);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
   void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
   // The record of a preemption DecideIndexed decided: the class's best candidates, with

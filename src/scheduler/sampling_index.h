@@ -61,9 +61,12 @@ class BestKeys {
     while (size_ < n) size_ <<= 1;
     tree_.assign(2 * size_, Absent());
   }
-  void Set(std::int32_t pos, const CandidateKey& key) { Put(pos, key); }
-  void Clear(std::int32_t pos) { Put(pos, Absent()); }
-  const CandidateKey& At(std::int32_t pos) const { return tree_[size_ + static_cast<std::size_t>(pos)]; }
+  void Set(std::int32_t pos, const CandidateKey& key) {
+    std::size_t i = size_ + static_cast<std::size_t>(pos);
+    tree_[i] = key;
+    for (i >>= 1; i > 0; i >>= 1) tree_[i] = Better(tree_[2 * i + 1], tree_[2 * i]) ? tree_[2 * i + 1] : tree_[2 * i];
+  }
+  void Clear(std::int32_t pos) { Set(pos, Absent()); }
   static bool IsAbsent(const CandidateKey& k) { return k.scores[0] == std::numeric_limits<std::int64_t>::min(); }
   // The best key of positions [first, last), absent if none.
   CandidateKey Best(std::int32_t first, std::int32_t last) const {
@@ -89,11 +92,6 @@ class BestKeys {
   static bool Better(const CandidateKey& a, const CandidateKey& b) {
     if (IsAbsent(a)) return false;
     return IsAbsent(b) || a < b;
-  }
-  void Put(std::int32_t pos, const CandidateKey& key) {
-    std::size_t i = size_ + static_cast<std::size_t>(pos);
-    tree_[i] = key;
-    for (i >>= 1; i > 0; i >>= 1) tree_[i] = Better(tree_[2 * i + 1], tree_[2 * i]) ? tree_[2 * i + 1] : tree_[2 * i];
   }
   std::size_t size_ = 1;
   std::vector<CandidateKey> tree_;
