@@ -2,6 +2,7 @@
 
 // Helpers shared by the benchmark binaries (bench/*.cc).
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -31,6 +32,17 @@ inline bool ResetPeakRss() {
   clear << "5";
   clear.flush();
   return static_cast<bool>(clear);
+}
+
+// Profiling only the measured code: with KPSIM_PERF_CTL naming perf's control fifo, e.g.
+//   mkfifo /tmp/ctl && perf record -D -1 --control fifo:/tmp/ctl -g -- kpsim_bench ...
+// ProfileSection(true) before the measured loop and ProfileSection(false) after it switch perf's
+// sampling on and off, leaving the shape's preparation out of the profile.
+inline void ProfileSection(bool on) {
+  const char* fifo = std::getenv("KPSIM_PERF_CTL");
+  if (fifo == nullptr || *fifo == '\0') return;
+  std::ofstream ctl(fifo);
+  ctl << (on ? "enable\n" : "disable\n");
 }
 
 }  // namespace kpsim::bench

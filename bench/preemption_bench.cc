@@ -274,11 +274,13 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile,
   // decoded objects and the admitted state, which the benchmark holds throughout).
   const bool peak_reset = bench::ResetPeakRss();
   const double rss_before = bench::RssMiB();
+  bench::ProfileSection(true);
   for (auto _ : state) {
     SimulationResult result = Simulate(p.admission.state, options);
     stats = result.stats;
     benchmark::DoNotOptimize(result);
   }
+  bench::ProfileSection(false);
   const double iterations = static_cast<double>(state.iterations());
   state.counters["pods/s"] =
       benchmark::Counter(static_cast<double>(p.pods) * iterations, benchmark::Counter::kIsRate);

@@ -269,11 +269,14 @@ struct SimulationResult {
   WallTime origin;
   std::vector<Warning> warnings;  // what the engine did not model or took as given
 
-  // Reserves room for a run that starts with `pending` pods to place: a few events for each (its
-  // own, its victims', their replacements') and at most one preemption decision (more grows as
-  // usual). Growing by doubling from empty would copy and fault the timeline again each time.
-  void ReserveFor(std::size_t pending) {
-    events.reserve(pending * 8 + 64);
+  // Reserves room for a run that starts with `pending` pods to place and `bound` pods bound: a
+  // few events for each pending pod (failed, nominated, scheduled) and for each bound one (a
+  // victim is preempted and deleted, its replacement created and scheduled), and at most one
+  // preemption decision per pending pod (more grows as usual). Growing by doubling from too small
+  // a start would copy the timeline and hold it twice at its peak; a reservation larger than the
+  // run needs costs address space only, the pages it never writes are never resident.
+  void ReserveFor(std::size_t pending, std::size_t bound) {
+    events.reserve(pending * 6 + bound * 4 + 64);
     decisions.reserve(pending);
   }
 

@@ -214,7 +214,7 @@ SimulationResult Runner::Run() {
   result_.profile = Profile::kBook;
   std::size_t pending = 0;
   for (int pod = 0; pod < state_.pod_count(); ++pod) pending += state_.IsPrebound(pod) ? 0 : 1;
-  result_.ReserveFor(pending);
+  result_.ReserveFor(pending, static_cast<std::size_t>(state_.pod_count()) - pending);
   result_.origin = options_.origin.value_or(WallTime{});
   PlanApplies();
   ReleaseNextApply();

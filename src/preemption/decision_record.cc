@@ -79,10 +79,8 @@ PreemptionDecision MakePodDecision(const ClusterModel& model, const PodInfo& pre
                                    std::int64_t candidate_count, std::int64_t nodes_evaluated) {
   const Candidate& best = *ranked.front();
   PreemptionDecision d;
-  const std::optional<PodId> preemptor_id = model.FindPod(preemptor.key);
-  assert(preemptor_id && &model.pod(*preemptor_id) == &preemptor &&
-         "the preemptor is the model's own PodInfo");
-  d.preemptor = ToResult(preemptor_id.value_or(kNoId));
+  assert(&model.pod(preemptor.id) == &preemptor && "the preemptor is the model's own PodInfo");
+  d.preemptor = ToResult(preemptor.id);
   d.node = ToResult(best.node);
   d.victims = VictimPods(best.victims);
   std::tie(d.decided_by, d.decided_by_label) = DecidedBy(ranked);

@@ -61,8 +61,8 @@ bool VictimSelector::MoreImportantUnit(const VictimUnit& a, const VictimUnit& b)
   if (a.rank != b.rank) return a.rank > b.rank;
   if (a.pods.size() != b.pods.size()) return a.pods.size() > b.pods.size();
   if (a.earliest_start != b.earliest_start) return a.earliest_start < b.earliest_start;
-  return model_.pod(a.pods.front()).uid <
-         model_.pod(b.pods.front()).uid;
+  return model_.pod(a.pods.front()).uid() <
+         model_.pod(b.pods.front()).uid();
 }
 
 void VictimSelector::ClassifyPdbViolations(std::span<VictimUnit> units) const {

@@ -72,45 +72,46 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
       totals[i] += score.weight * score.plugin->Score(pod, feasible[i], model_.node(feasible[i]));
     }
   }
+  // The node-local scores join the totals in selectHost's own pass: reservoir sampling among the
+  // top scores (one draw per tie, as rand.Intn(cntOfMaxScore) == 0 there).
+  const auto select = [&](auto&& local_score) {
+    NodeId selected = feasible.front();
+    std::int64_t selected_score = totals[0] + local_score(0);
+    std::uint64_t count_of_max = 1;
+    for (std::size_t i = 1; i < feasible.size(); ++i) {
+      const std::int64_t score = totals[i] + local_score(i);
+      if (score > selected_score) {
+        selected_score = score;
+        selected = feasible[i];
+        count_of_max = 1;
+      } else if (score == selected_score) {
+        ++count_of_max;
+        if (divisibility_.Divides(rng_(), count_of_max)) selected = feasible[i];  // rng_() % count == 0
+      }
+    }
+    return selected;
+  };
   if (index != nullptr && index->UsesLocalScoresOf(pod)) {
     if (index->local_scores.size() != model_.nodes().size()) {
       index->local_scores.resize(model_.nodes().size());
       AccountIndex(*index);  // the cache joins the index's memory budget now
     }
-    for (std::size_t i = 0; i < feasible.size(); ++i) {
+    return select([&](std::size_t i) {
       // The index was refreshed for this cycle: its entry's generation is the node's (and
       // reading it leaves the NodeInfo untouched where the score is cached).
-      const std::uint64_t generation = index->entries[feasible[i]].generation;
-      assert(generation == model_.node(feasible[i]).generation);
-      ClassIndex::LocalScore& cached = index->local_scores[feasible[i]];
+      const NodeId id = feasible[i];
+      const std::uint64_t generation = index->entries[id].generation;
+      assert(generation == model_.node(id).generation);
+      ClassIndex::LocalScore& cached = index->local_scores[id];
       if (cached.generation != generation) {
-        cached.score = NodeLocalScore(pod, feasible[i], model_.node(feasible[i]));
+        cached.score = NodeLocalScore(pod, id, model_.node(id));
         cached.generation = generation;
       }
-      assert(cached.score == NodeLocalScore(pod, feasible[i], model_.node(feasible[i])));
-      totals[i] += cached.score;
-    }
-  } else {
-    for (std::size_t i = 0; i < feasible.size(); ++i) {
-      totals[i] += NodeLocalScore(pod, feasible[i], model_.node(feasible[i]));
-    }
+      assert(cached.score == NodeLocalScore(pod, id, model_.node(id)));
+      return cached.score;
+    });
   }
-  // selectHost: reservoir sampling among the top scores.
-  NodeId selected = feasible.front();
-  std::int64_t selected_score = totals[0];
-  std::uint64_t count_of_max = 1;
-  for (std::size_t i = 1; i < feasible.size(); ++i) {
-    const std::int64_t score = totals[i];
-    if (score > selected_score) {
-      selected_score = score;
-      selected = feasible[i];
-      count_of_max = 1;
-    } else if (score == selected_score) {
-      ++count_of_max;
-      if (divisibility_.Divides(rng_(), count_of_max)) selected = feasible[i];  // rng_() % count == 0
-    }
-  }
-  return selected;
+  return select([&](std::size_t i) { return NodeLocalScore(pod, feasible[i], model_.node(feasible[i])); });
 }
 
 std::string Framework::FitErrorText(std::size_t num_nodes, const NodeStatuses& statuses,

@@ -219,7 +219,7 @@ void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, s
     // whose key (object, reason, message, source) was recorded before updates that event's count
     // and lastTimestamp instead of creating a new one. The similar-event aggregation that
     // rewrites messages ("(combined from similar events)") is not modelled.
-    const PodId id = *model_.FindPod(pod.key);
+    const PodId id = pod.id;
     if (!failures_.contains(id)) failures_.resize(id.index() + 1);
     failures = &failures_[id];
     for (std::size_t index : *failures) {
@@ -1446,8 +1446,13 @@ void Simulator::Schedule(QueueEntity entity) {
 
 SimulationResult Simulator::Run() {
   result_.profile = Profile::kDefault;
-  result_.ReserveFor(static_cast<std::size_t>(std::count_if(
-      model_.pods().begin(), model_.pods().end(), [](const PodInfo& p) { return p.state == PodState::kPending; })));
+  std::size_t pending = 0;
+  std::size_t bound = 0;
+  for (const PodInfo& p : model_.pods()) {
+    pending += p.state == PodState::kPending ? 1 : 0;
+    bound += p.IsBound() ? 1 : 0;
+  }
+  result_.ReserveFor(pending, bound);
   result_.origin = WallTime{model_.origin_unix_us()};
   // Pending pods enter the queue at their creationTimestamp (or at time 0), in input order;
   // with `--arrival sequential`, those without a creationTimestamp one apply at a time.
@@ -1531,8 +1536,8 @@ SimulationResult Simulator::Collect() {
   result_.stats.dry_runs = framework_.dry_runs();
   result_.pods.reserve(model_.pods().size());
   result_.nodes.reserve(model_.nodes().size());
-  for (const PodInfo& pod : model_.pods()) {
-    PodOutcome out;
+  for (PodInfo& pod : model_.pods()) {
+    PodOutcome& out = result_.pods.emplace_back();
     out.pod = pod.key;
     out.priority = pod.priority;
     out.state = pod.state;
@@ -1542,7 +1547,7 @@ SimulationResult Simulator::Collect() {
       out.nominated_node = model_.node(pod.nominated).name;
     }
     if (pod.state == PodState::kPending || (pod.node == kNoId && !pod.last_failure.empty())) {
-      out.reason = pod.last_failure;
+      out.reason = std::move(pod.last_failure);  // the model is done with it
       if (out.reason.empty() && pod.state == PodState::kPending) {
         out.reason = pod.in_queue ? "not attempted before the run ended" : "not scheduled";
       }
@@ -1560,7 +1565,6 @@ SimulationResult Simulator::Collect() {
     out.deleted_at = pod.deleted_at;
     out.requests = pod.request;
     out.priority_class = pod.pod.spec.priority_class_name;
-    result_.pods.push_back(std::move(out));
   }
   for (const GroupInfo& g : model_.groups()) {
     const GroupInfo& root = model_.group(g.root);

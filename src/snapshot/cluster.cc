@@ -209,7 +209,6 @@ PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
   PodInfo info{pod};
   info.is_input = is_input;
   info.key = pod.meta.namespace_ + "/" + pod.meta.name;
-  info.uid = pod.meta.uid.empty() ? info.key : pod.meta.uid;
   info.priority = pod.spec.priority.value_or(0);
   info.victim_priority = info.priority;
   info.preemption_policy =
@@ -292,6 +291,8 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
   services_ = state.services;
 
   nodes_.reserve(state.nodes.size());
+  node_ids_.reserve(state.nodes.size());
+  pod_ids_.reserve(state.pods.size());
   const auto add_info = [&](const Node& node, bool present) {
     NodeInfo info;
     info.api = &node;
@@ -336,6 +337,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
   for (const Pod& pod : state.pods) {
     PodInfo info = MakePodInfo(pod, /*is_input=*/true);
     const PodId id = pods_.next_id();
+    info.id = id;
     pod_ids_.emplace(info.key, id);
     JoinGroup(info, id);
     const bool terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
@@ -394,7 +396,7 @@ std::optional<NodeId> ClusterModel::FindNode(std::string_view name) const {
 }
 
 std::optional<NodeId> ClusterModel::FindAnyNode(std::string_view name) const {
-  auto it = node_ids_.find(std::string(name));
+  auto it = node_ids_.find(name);
   if (it == node_ids_.end()) return std::nullopt;
   return it->second;
 }
@@ -434,7 +436,7 @@ void ClusterModel::RebuildNodeOrder() {
 }
 
 std::optional<PodId> ClusterModel::FindPod(std::string_view key) const {
-  auto it = pod_ids_.find(std::string(key));
+  auto it = pod_ids_.find(key);
   if (it == pod_ids_.end()) return std::nullopt;
   return it->second;
 }
@@ -661,6 +663,7 @@ PodId ClusterModel::AddCreated(const Pod& pod, PodId replacement_of) {
   PodInfo info = MakePodInfo(pod, /*is_input=*/false);
   info.replacement_of = replacement_of;
   const PodId id = pods_.next_id();
+  info.id = id;
   pod_ids_[info.key] = id;  // a StatefulSet's replacement takes over its victim's name
   JoinGroup(info, id);
   pods_.push_back(std::move(info));

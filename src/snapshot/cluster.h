@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -36,8 +37,8 @@ struct PodInfo {
   // The api object as admitted (an input pod in the ClusterState, a replacement in the model),
   // never changed: the live state (node, nomination, termination) is in the fields below.
   const Pod& pod;
-  std::string key;  // "ns/name"
-  std::string uid;  // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break)
+  PodId id = kNoId;  // its own id in the model
+  std::string key;   // "ns/name"
   std::int32_t priority = 0;
   PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
   ResourceList request;          // effective requests plus pods=1
@@ -74,6 +75,8 @@ struct PodInfo {
   std::string last_failure;  // the last FailedScheduling message
   bool in_queue = false;
 
+  // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break).
+  const std::string& uid() const { return pod.meta.uid.empty() ? key : pod.meta.uid; }
   bool IsBound() const { return node != kNoId; }
   bool IsTerminating() const { return state == PodState::kTerminating; }
 };
@@ -381,8 +384,15 @@ class ClusterModel {
   std::unordered_map<EquivalenceKey, std::int32_t, EquivalenceKeyHash> class_ids_;
   std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
   StaticClassId unconstrained_class_ = -1;  // the static class of pods without constraints
-  std::unordered_map<std::string, NodeId> node_ids_;
-  std::unordered_map<std::string, PodId> pod_ids_;
+  // Names to ids, looked up by string_view without building a string (heterogeneous lookup).
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <typename Id>
+  using NameMap = std::unordered_map<std::string, Id, NameHash, std::equal_to<>>;
+  NameMap<NodeId> node_ids_;
+  NameMap<PodId> pod_ids_;
   std::uint64_t generation_ = 1;
   std::uint64_t pdb_generation_ = 1;
   std::vector<PdbId> pdb_change_log_;

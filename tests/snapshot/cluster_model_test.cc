@@ -328,13 +328,13 @@ TEST(ClusterModelPodsTest, DefaultsOfAPodInfo) {
   const ClusterModel model(state, EngineOptions{});
   const PodInfo& plain = model.pod(0_pod);
   EXPECT_EQ(plain.key, "default/plain");
-  EXPECT_EQ(plain.uid, "default/plain");
+  EXPECT_EQ(plain.uid(), "default/plain");
   EXPECT_EQ(plain.grace_us, 30'000'000) << "terminationGracePeriodSeconds defaults to 30";
   EXPECT_EQ(plain.request.pods, 1);
   EXPECT_EQ(plain.nonzero_cpu, 100) << "scoring counts a zero cpu request as 100m";
   EXPECT_EQ(plain.nonzero_memory, 200 * 1024 * 1024);
   const PodInfo& graceful = model.pod(1_pod);
-  EXPECT_EQ(graceful.uid, "u-1");
+  EXPECT_EQ(graceful.uid(), "u-1");
   EXPECT_EQ(graceful.grace_us, 5'000'000);
   EXPECT_EQ(graceful.nonzero_cpu, 250);
 }
@@ -454,8 +454,11 @@ TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
   EXPECT_FALSE(info.is_input);
   EXPECT_TRUE(info.owned);
   EXPECT_EQ(info.request.milli_cpu, 1000);
-  EXPECT_EQ(info.uid, "default/web-xyz");
+  EXPECT_EQ(info.uid(), "default/web-xyz");
   EXPECT_EQ(model.FindPod("default/web-xyz"), std::optional<PodId>(r));
+  // Each PodInfo knows its own id (decision records and event aggregation read it).
+  EXPECT_EQ(info.id, r);
+  EXPECT_EQ(model.pod(0_pod).id, 0_pod);
 }
 
 // ----------------------------------------------------------------------------------------------
