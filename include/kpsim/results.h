@@ -270,13 +270,14 @@ struct SimulationResult {
   std::vector<Warning> warnings;  // what the engine did not model or took as given
 
   // Reserves room for a run that starts with `pending` pods to place and `bound` pods bound: a
-  // few events for each pending pod (failed, nominated, scheduled) and for each bound one (a
-  // victim is preempted and deleted, its replacement created and scheduled), and at most one
-  // preemption decision per pending pod (more grows as usual). Growing by doubling from too small
-  // a start would copy the timeline and hold it twice at its peak; a reservation larger than the
-  // run needs costs address space only, the pages it never writes are never resident.
+  // few events for each pending pod (failed, nominated, scheduled) and for the bound ones it may
+  // evict, up to four per preemptor (a victim is preempted and deleted, its replacement created
+  // and scheduled), and at most one preemption decision per pending pod (more grows as usual).
+  // Growing by doubling from too small a start would copy the timeline and hold it twice at its
+  // peak; a reservation larger than the run needs costs address space, not resident memory (the
+  // pages it never writes are not touched).
   void ReserveFor(std::size_t pending, std::size_t bound) {
-    events.reserve(pending * 6 + bound * 4 + 64);
+    events.reserve(pending * 6 + std::min(bound, pending * 4) * 4 + 64);
     decisions.reserve(pending);
   }
 
