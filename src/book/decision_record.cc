@@ -18,6 +18,21 @@ void TopCandidates::Insert(const Candidate& c, const std::vector<int>& victims) 
   ranked_[at] = RankedCandidate{c, &victims};
 }
 
+bool SameRanking(const TopCandidates& a, const TopCandidates& b) {
+  if (a.count() != b.count() || a.ranked().size() != b.ranked().size()) return false;
+  for (std::size_t i = 0; i < a.ranked().size(); ++i) {
+    const RankedCandidate& x = a.ranked()[i];
+    const RankedCandidate& y = b.ranked()[i];
+    if (Better(x.candidate, y.candidate) || Better(y.candidate, x.candidate)) return false;
+    if (x.candidate.violations != y.candidate.violations ||
+        x.candidate.top_victim != y.candidate.top_victim ||
+        x.candidate.victim_count != y.candidate.victim_count || *x.victims != *y.victims) {
+      return false;
+    }
+  }
+  return true;
+}
+
 PreemptionDecision MakeBookDecision(const BookState& state, int pod, const TopCandidates& top,
                                     std::int64_t nodes_evaluated) {
   const std::span<const RankedCandidate> ranked = top.ranked();

@@ -31,16 +31,22 @@ class TopCandidates {
     if (size_ == kShown && !Better(c, ranked_[kShown - 1].candidate)) return;
     Insert(c, victims);
   }
+  // Counts `n` candidates known to rank below the shown ones without offering them.
+  void CountUnshown(std::int64_t n) { count_ += n; }
   std::span<const RankedCandidate> ranked() const { return {ranked_.data(), size_}; }
   std::int64_t count() const { return count_; }
 
- private:
   static constexpr std::size_t kShown = PreemptionDecision::kCandidatesShown;
+
+ private:
   void Insert(const Candidate& c, const std::vector<int>& victims);
   std::array<RankedCandidate, kShown> ranked_{};  // inline: one TopCandidates per attempt
   std::size_t size_ = 0;
   std::int64_t count_ = 0;
 };
+
+// Whether `a` and `b` hold the same candidates (nodes, ranks and victims) and count.
+bool SameRanking(const TopCandidates& a, const TopCandidates& b);
 
 // The record of `pod`'s preemption of `top.ranked()[0]`, against the state before the evictions.
 // REQUIRES: top has a candidate.

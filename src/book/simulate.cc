@@ -4,10 +4,15 @@
 // - `place` walks nodes by free CPU and stops at the first that fits (`BookState::FindPlacement`);
 // - `selectVictims` results are cached per node and reused while the node and the preemptor's
 //   (priority, requests) are unchanged;
+// - a run of preemptors with the same (priority, requests) keeps its candidates ranked
+//   (`CandidateIndex`): an attempt re-ranks only the nodes that changed since the last one and
+//   those whose victims touch a PDB;
 // - a (priority, requests) pair that could neither be placed nor preempt fails again at once until
 //   some pod is evicted: binding pods only ever shrinks "free with every lower pod removed".
 
+#include <cassert>
 #include <map>
+#include <optional>
 #include <queue>
 #include <string>
 #include <utility>
@@ -16,6 +21,7 @@
 #include "book/book.h"
 #include "book/book_state.h"
 #include "book/candidate.h"
+#include "book/candidate_index.h"
 #include "book/decision_record.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
@@ -26,6 +32,7 @@ namespace {
 
 using internal::BookState;
 using internal::Candidate;
+using internal::CandidateIndex;
 using internal::VictimSelection;
 
 struct QueueEntry {
@@ -65,7 +72,8 @@ class Runner {
         state_(state),
         options_(options),
         fates_(static_cast<size_t>(state_.pod_count())),
-        cache_(static_cast<size_t>(state_.node_count())) {}
+        cache_(static_cast<size_t>(state_.node_count())),
+        index_(state_.node_count()) {}
 
   SimulationResult Run();
 
@@ -73,6 +81,13 @@ class Runner {
   bool Place(int pod);
   bool Preempt(int pod);
   const VictimSelection& Selection(int node, int pod);
+  // What `node` offers `pod` as a candidate (its victims in `cache_`), or nullopt; PDB violations
+  // against the running counts of now.
+  std::optional<Candidate> CandidateOn(int node, int pod);
+  // Every node ranked anew; the index rebuilt on the way when `build_index`.
+  void ScanCandidates(int pod, bool build_index, internal::TopCandidates& top);
+  // The same ranking from the index: dirty nodes first, then the fixed ranks and the PDB nodes.
+  void IndexedCandidates(int pod, internal::TopCandidates& top);
   void Emit(EventReason reason, int pod, int node, std::string message);
   std::string Label(int pod) const;  // "api (priority 100)"
 
@@ -90,6 +105,8 @@ class Runner {
   std::int64_t round_ = 0;
   std::vector<PodFate> fates_;
   std::vector<CachedSelection> cache_;
+  CandidateIndex index_;
+  std::optional<CandidateIndex::Key> last_preemptor_key_;
   // (priority, request class) -> removal generation at which it failed both place and preempt.
   std::map<std::pair<std::int32_t, int>, std::uint64_t> failed_at_;
   SimulationResult result_;
@@ -142,6 +159,7 @@ bool Runner::Place(int pod) {
   const int node = state_.FindPlacement(pod);
   if (node < 0) return false;
   state_.Bind(pod, node);
+  index_.Touch(node);
   fates_[static_cast<size_t>(pod)].scheduled_in_run = true;
   ++result_.stats.pods_scheduled;
   Emit(EventReason::kScheduled, pod, node, Label(pod) + " placed on " + state_.node(node).name);
@@ -163,6 +181,47 @@ const VictimSelection& Runner::Selection(int node, int pod) {
   return entry.selection;
 }
 
+std::optional<Candidate> Runner::CandidateOn(int node, int pod) {
+  const VictimSelection& selection = Selection(node, pod);
+  if (!selection.feasible || selection.victims.empty()) return std::nullopt;
+  Candidate cand;
+  cand.node = node;
+  cand.name_rank = state_.node(node).name_rank;
+  cand.violations = selection.touches_pdb ? state_.Violations(selection.victims) : 0;
+  cand.top_victim = selection.top_victim;
+  cand.victim_count = static_cast<int>(selection.victims.size());
+  return cand;
+}
+
+void Runner::ScanCandidates(int pod, bool build_index, internal::TopCandidates& top) {
+  for (int node = 0; node < state_.node_count(); ++node) {
+    const std::optional<Candidate> cand = CandidateOn(node, pod);
+    const VictimSelection& selection = cache_[static_cast<size_t>(node)].selection;
+    if (build_index) index_.Put(node, cand, selection.touches_pdb);
+    if (cand) top.Offer(*cand, selection.victims);
+  }
+}
+
+void Runner::IndexedCandidates(int pod, internal::TopCandidates& top) {
+  for (int node : index_.TakeDirty()) {
+    const std::optional<Candidate> cand = CandidateOn(node, pod);
+    index_.Put(node, cand, cache_[static_cast<size_t>(node)].selection.touches_pdb);
+  }
+  // The best kShown fixed ranks are the only ones that can be shown; the rest only count.
+  std::size_t offered = 0;
+  for (const Candidate& cand : index_.ranked()) {
+    if (offered == internal::TopCandidates::kShown) break;
+    top.Offer(cand, cache_[static_cast<size_t>(cand.node)].selection.victims);
+    ++offered;
+  }
+  top.CountUnshown(static_cast<std::int64_t>(index_.ranked().size() - offered));
+  for (int node : index_.pdb_nodes()) {
+    const std::optional<Candidate> cand = CandidateOn(node, pod);
+    assert(cand && "a node listed for its PDB victims is a candidate until it changes");
+    top.Offer(*cand, cache_[static_cast<size_t>(node)].selection.victims);
+  }
+}
+
 bool Runner::Preempt(int pod) {
   // Mirrors `preempt`: the best candidate by `better`, then evict its victims in order, each
   // requeued at the back, then bind the preemptor.
@@ -170,17 +229,25 @@ bool Runner::Preempt(int pod) {
   result_.stats.dry_runs += state_.node_count();
   const auto& p = state_.pod(pod);
   internal::TopCandidates top;  // the best by `better` first, and the runners-up for the record
-  for (int node_idx = 0; node_idx < state_.node_count(); ++node_idx) {
-    const VictimSelection& selection = Selection(node_idx, pod);
-    if (!selection.feasible || selection.victims.empty()) continue;
-    Candidate cand;
-    cand.node = node_idx;
-    cand.name_rank = state_.node(node_idx).name_rank;
-    cand.violations = selection.touches_pdb ? state_.Violations(selection.victims) : 0;
-    cand.top_victim = selection.top_victim;
-    cand.victim_count = static_cast<int>(selection.victims.size());
-    top.Offer(cand, selection.victims);
+  const CandidateIndex::Key key{p.priority, p.request_class};
+  if (index_.Holds(key)) {
+    IndexedCandidates(pod, top);
+#ifndef NDEBUG
+    internal::TopCandidates scanned;
+    ScanCandidates(pod, /*build_index=*/false, scanned);
+    assert(internal::SameRanking(top, scanned) && "the candidate index ranked otherwise than a scan");
+#endif
+  } else {
+    // The index pays for itself from the second preemptor of a run with one key.
+    const bool build_index = last_preemptor_key_ == key;
+    if (build_index) {
+      index_.Reset(key);
+    } else {
+      index_.Drop();
+    }
+    ScanCandidates(pod, build_index, top);
   }
+  last_preemptor_key_ = key;
   if (top.ranked().empty()) return false;
   const Candidate* best = &top.ranked().front().candidate;
   result_.decisions.push_back(internal::MakeBookDecision(state_, pod, top, state_.node_count()));
@@ -203,6 +270,7 @@ bool Runner::Preempt(int pod) {
     queue_.push({state_.pod(victim).priority, ++seq_, victim});
   }
   state_.Bind(pod, node);
+  index_.Touch(node);
   fates_[static_cast<size_t>(pod)].scheduled_in_run = true;
   ++result_.stats.pods_scheduled;
   Emit(EventReason::kScheduled, pod, node,

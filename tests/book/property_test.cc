@@ -36,13 +36,17 @@ struct RandomCase {
 // A small random cluster. Names are shuffled so that name order, input order and creation order
 // all differ; priorities include negative and equal values; some pods share a name across
 // namespaces; nodes sometimes over-commit, declare a pod limit, or carry an extended resource.
-RandomCase MakeRandomCase(std::uint32_t seed) {
+// With `replicas`, pods come in sets of identical replicas (namespace, priority, requests, label
+// and creation time), so that runs of preemptors with one key meet, in the runner, the candidate
+// index that such runs keep (`CandidateIndex`), with PDBs over the replicas they preempt.
+RandomCase MakeRandomCase(std::uint32_t seed, bool replicas = false) {
   std::mt19937 rng(seed);
   auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   RandomCase out;
-  std::vector<std::string> node_names = {"node-a", "node-b", "node-c", "node-d", "node-e"};
+  std::vector<std::string> node_names = {"node-a", "node-b", "node-c", "node-d",
+                                         "node-e", "node-f", "node-g", "node-h"};
   std::shuffle(node_names.begin(), node_names.end(), rng);
-  const int node_count = uniform(1, 4);
+  const int node_count = replicas ? uniform(2, 6) : uniform(1, 4);
   for (int i = 0; i < node_count; ++i) {
     Node node = MakeNode(node_names[static_cast<size_t>(i)], 100 * uniform(5, 16),
                          uniform(0, 1) == 1 ? 1024 * uniform(2, 8) : 0,
@@ -56,21 +60,48 @@ RandomCase MakeRandomCase(std::uint32_t seed) {
   for (int i = 0; i < 16; ++i) pod_names.push_back("p" + std::to_string(10 + i));
   std::shuffle(pod_names.begin(), pod_names.end(), rng);
   std::set<std::string> used;
-  const int pod_count = uniform(3, 16);
-  for (int i = 0; i < pod_count; ++i) {
-    const std::string ns = uniform(0, 3) == 0 ? "team" : "default";
-    const std::string name = pod_names[static_cast<size_t>(uniform(0, 15))];
-    if (!used.insert(ns + "/" + name).second) continue;
-    auto pod = MakePod(name).Namespace(ns).Priority(kPriorities[uniform(0, 9)]);
-    pod.MilliCpu(100 * uniform(uniform(0, 5) == 0 ? 0 : 1, 9));
-    if (uniform(0, 2) == 0) pod.Memory(1024 * uniform(0, 4));
-    if (uniform(0, 6) == 0) pod.Scalar("example.com/gpu", 1);
-    if (uniform(0, 3) != 0) pod.Label("app", kApps[uniform(0, 2)]);
-    if (uniform(0, 2) == 0) pod.Created(uniform(1, 5));
-    if (uniform(0, 4) < 3) {
-      pod.Node(out.state.nodes[static_cast<size_t>(uniform(0, node_count - 1))].meta.name);
+  if (replicas) {
+    const int sets = uniform(3, 6);
+    for (int set = 0; set < sets; ++set) {
+      const std::string ns = uniform(0, 5) == 0 ? "team" : "default";
+      const std::int32_t priority = kPriorities[uniform(0, 9)];
+      const std::int64_t milli_cpu = 100 * uniform(1, 6);
+      const std::int64_t memory = uniform(0, 2) == 0 ? 1024 * uniform(1, 3) : 0;
+      const std::string app = kApps[uniform(0, 2)];
+      const int created = uniform(0, 2) == 0 ? uniform(1, 5) : 0;
+      const int count = uniform(2, 8);
+      const int bound_in_four = uniform(0, 4);  // how many of four replicas start bound
+      for (int i = 0; i < count; ++i) {
+        auto pod = MakePod("r" + std::to_string(set) + "-" + std::to_string(i))
+                       .Namespace(ns)
+                       .Priority(priority)
+                       .MilliCpu(milli_cpu)
+                       .Label("app", app);
+        if (memory > 0) pod.Memory(memory);
+        if (created > 0) pod.Created(created);
+        if (uniform(1, 4) <= bound_in_four) {
+          pod.Node(out.state.nodes[static_cast<size_t>(uniform(0, node_count - 1))].meta.name);
+        }
+        out.state.pods.push_back(pod.Build());
+      }
     }
-    out.state.pods.push_back(pod.Build());
+  } else {
+    const int pod_count = uniform(3, 16);
+    for (int i = 0; i < pod_count; ++i) {
+      const std::string ns = uniform(0, 3) == 0 ? "team" : "default";
+      const std::string name = pod_names[static_cast<size_t>(uniform(0, 15))];
+      if (!used.insert(ns + "/" + name).second) continue;
+      auto pod = MakePod(name).Namespace(ns).Priority(kPriorities[uniform(0, 9)]);
+      pod.MilliCpu(100 * uniform(uniform(0, 5) == 0 ? 0 : 1, 9));
+      if (uniform(0, 2) == 0) pod.Memory(1024 * uniform(0, 4));
+      if (uniform(0, 6) == 0) pod.Scalar("example.com/gpu", 1);
+      if (uniform(0, 3) != 0) pod.Label("app", kApps[uniform(0, 2)]);
+      if (uniform(0, 2) == 0) pod.Created(uniform(1, 5));
+      if (uniform(0, 4) < 3) {
+        pod.Node(out.state.nodes[static_cast<size_t>(uniform(0, node_count - 1))].meta.name);
+      }
+      out.state.pods.push_back(pod.Build());
+    }
   }
   const int pdb_count = uniform(0, 3);
   for (int i = 0; i < pdb_count; ++i) {
@@ -103,58 +134,90 @@ SimulationResult RunBook(const RandomCase& c) {
   return book::Simulate(c.state, options);
 }
 
-TEST(BookPropertyTest, MatchesTheChaptersModelOnRandomClusters) {
-  // Coverage of the generator: the comparison is only worth something if these all happen.
-  int total_evictions = 0, violating = 0, cascades = 0, stuck_pods = 0, capped = 0;
-  for (std::uint32_t seed = 1; seed <= 800; ++seed) {
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    const RandomCase c = MakeRandomCase(seed);
-    const SimulationResult result = RunBook(c);
-    ReferenceModel reference(c.state);
-    reference.Run(c.max_attempts);
+// What a batch of random cases exercised: the comparison is only worth something if these all
+// happen.
+struct Coverage {
+  int evictions = 0, violating = 0, cascades = 0, stuck = 0, capped = 0;
+  // Decisions whose preemptor has the previous decision's (priority, requests), and those of
+  // them with a PDB among the victims' (the candidate index's fixed and re-ranked entries).
+  int same_key_runs = 0, same_key_runs_with_pdb = 0;
+};
 
-    std::vector<std::string> evictions, placements, stuck, messages;
-    for (const SimEvent& e : result.events) {
-      messages.push_back(e.message);
-      if (e.reason == EventReason::kPreempted) {
-        evictions.push_back(e.pod + " by " + e.by + " on " + e.node +
-                            (e.pdb_violation ? " violating" : ""));
-      } else if (e.reason == EventReason::kScheduled) {
-        placements.push_back(e.pod + " on " + e.node);
-      } else if (e.reason == EventReason::kFailedScheduling) {
-        stuck.push_back(e.pod);
-      }
-    }
-    std::vector<std::string> ref_evictions, ref_placements;
-    for (const auto& e : reference.evictions) {
-      ref_evictions.push_back(e.victim + " by " + e.by + " on " + e.node +
-                              (e.violates ? " violating" : ""));
-    }
-    for (const auto& p : reference.placements) ref_placements.push_back(p.pod + " on " + p.node);
-    ASSERT_EQ(evictions, ref_evictions);
-    ASSERT_EQ(placements, ref_placements);
-    ASSERT_EQ(stuck, reference.stuck);
-    ASSERT_EQ(messages, reference.log);
-    ASSERT_EQ(result.attempt_cap_reached, reference.cap_reached);
-    for (const NodeOutcome& node : result.nodes) {
-      ASSERT_EQ(node.pods, reference.PodsOn(node.node)) << node.node;
-    }
-    total_evictions += static_cast<int>(evictions.size());
-    stuck_pods += static_cast<int>(stuck.size());
-    capped += result.attempt_cap_reached ? 1 : 0;
-    std::set<std::string> victims;
-    for (const SimEvent& e : result.events) {
-      if (e.reason != EventReason::kPreempted) continue;
-      violating += e.pdb_violation ? 1 : 0;
-      cascades += victims.count(e.by) > 0 ? 1 : 0;
-      victims.insert(e.pod);
+// `book::Simulate` against the reference model on one case: the same evictions, placements, stuck
+// pods, messages, cap and final nodes.
+void ExpectSameAsReference(const RandomCase& c, Coverage& coverage) {
+  const SimulationResult result = RunBook(c);
+  ReferenceModel reference(c.state);
+  reference.Run(c.max_attempts);
+
+  std::vector<std::string> evictions, placements, stuck, messages;
+  for (const SimEvent& e : result.events) {
+    messages.push_back(e.message);
+    if (e.reason == EventReason::kPreempted) {
+      evictions.push_back(e.pod + " by " + e.by + " on " + e.node +
+                          (e.pdb_violation ? " violating" : ""));
+    } else if (e.reason == EventReason::kScheduled) {
+      placements.push_back(e.pod + " on " + e.node);
+    } else if (e.reason == EventReason::kFailedScheduling) {
+      stuck.push_back(e.pod);
     }
   }
-  EXPECT_GT(total_evictions, 400);
-  EXPECT_GT(violating, 40);
-  EXPECT_GT(cascades, 10);
-  EXPECT_GT(stuck_pods, 100);
-  EXPECT_GT(capped, 10);
+  std::vector<std::string> ref_evictions, ref_placements;
+  for (const auto& e : reference.evictions) {
+    ref_evictions.push_back(e.victim + " by " + e.by + " on " + e.node +
+                            (e.violates ? " violating" : ""));
+  }
+  for (const auto& p : reference.placements) ref_placements.push_back(p.pod + " on " + p.node);
+  ASSERT_EQ(evictions, ref_evictions);
+  ASSERT_EQ(placements, ref_placements);
+  ASSERT_EQ(stuck, reference.stuck);
+  ASSERT_EQ(messages, reference.log);
+  ASSERT_EQ(result.attempt_cap_reached, reference.cap_reached);
+  for (const NodeOutcome& node : result.nodes) {
+    ASSERT_EQ(node.pods, reference.PodsOn(node.node)) << node.node;
+  }
+  coverage.evictions += static_cast<int>(evictions.size());
+  coverage.stuck += static_cast<int>(stuck.size());
+  coverage.capped += result.attempt_cap_reached ? 1 : 0;
+  std::set<std::string> victims;
+  for (const SimEvent& e : result.events) {
+    if (e.reason != EventReason::kPreempted) continue;
+    coverage.violating += e.pdb_violation ? 1 : 0;
+    coverage.cascades += victims.count(e.by) > 0 ? 1 : 0;
+    victims.insert(e.pod);
+  }
+  for (std::size_t i = 1; i < result.decisions.size(); ++i) {
+    const Pod& a = c.state.pods[static_cast<size_t>(result.decisions[i - 1].preemptor)];
+    const Pod& b = c.state.pods[static_cast<size_t>(result.decisions[i].preemptor)];
+    if (a.spec.priority != b.spec.priority || !(a.spec.requests == b.spec.requests)) continue;
+    ++coverage.same_key_runs;
+    coverage.same_key_runs_with_pdb += result.decisions[i].pdbs.empty() ? 0 : 1;
+  }
+}
+
+TEST(BookPropertyTest, MatchesTheChaptersModelOnRandomClusters) {
+  Coverage coverage;
+  for (std::uint32_t seed = 1; seed <= 800; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    ASSERT_NO_FATAL_FAILURE(ExpectSameAsReference(MakeRandomCase(seed), coverage));
+  }
+  EXPECT_GT(coverage.evictions, 400);
+  EXPECT_GT(coverage.violating, 40);
+  EXPECT_GT(coverage.cascades, 10);
+  EXPECT_GT(coverage.stuck, 100);
+  EXPECT_GT(coverage.capped, 10);
+}
+
+TEST(BookPropertyTest, MatchesTheChaptersModelOnReplicaSets) {
+  Coverage coverage;
+  for (std::uint32_t seed = 1; seed <= 600; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    ASSERT_NO_FATAL_FAILURE(ExpectSameAsReference(MakeRandomCase(seed, /*replicas=*/true), coverage));
+  }
+  EXPECT_GT(coverage.evictions, 600);
+  EXPECT_GT(coverage.violating, 80);
+  EXPECT_GT(coverage.same_key_runs, 200);
+  EXPECT_GT(coverage.same_key_runs_with_pdb, 50);
 }
 
 // An independent replay state: the pods on each node and their requests, from the input.
