@@ -9,7 +9,7 @@
 namespace kpsim::engine {
 
 Evaluator::Evaluator(const ClusterModel& model, const EngineOptions& options, const FilterRunner& filters,
-                     VictimSelector& victims, std::mt19937_64& rng)
+                     VictimSelector& victims, Mt19937_64& rng)
     : model_(model), options_(options), filters_(filters), victims_(victims), rng_(rng) {
   cache_.resize(model_.nodes().size());
 }

@@ -10,11 +10,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "framework/filter_runner.h"
+#include "framework/random.h"
 #include "framework/status.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
@@ -44,7 +44,7 @@ class Evaluator {
   // `filters` says when the caches may be used; `victims` runs the dry runs; `rng` picks the
   // sampling offset (--candidate-sampling kubernetes).
   Evaluator(const ClusterModel& model, const EngineOptions& options, const FilterRunner& filters,
-            VictimSelector& victims, std::mt19937_64& rng);
+            VictimSelector& victims, Mt19937_64& rng);
 
   // Evaluator.Preempt for `pod`, whose Filter verdicts by NodeId are `statuses`.
   PreemptionOutcome Preempt(const PodInfo& pod, const NodeStatuses& statuses,
@@ -62,7 +62,7 @@ class Evaluator {
   const EngineOptions& options_;
   const FilterRunner& filters_;
   VictimSelector& victims_;
-  std::mt19937_64& rng_;
+  Mt19937_64& rng_;
   SimTime now_{};
 
   // The last dry run of each node, valid for the same class, node generation, PDB generation

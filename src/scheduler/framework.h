@@ -9,12 +9,12 @@
 #include <deque>
 #include <memory>
 #include <optional>
-#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "framework/filter_runner.h"
+#include "framework/random.h"
 #include "framework/plugin.h"
 #include "framework/status.h"
 #include "preemption/candidate.h"
@@ -115,7 +115,7 @@ class Framework {
   }
 
   // The seeded generator shared by scoring ties, candidate sampling and replacement names.
-  std::mt19937_64& rng() { return rng_; }
+  Mt19937_64& rng() { return rng_; }
 
   // Whether Decide keeps the feasible nodes it scored, for Diagnose's score table (only when
   // someone may ask for a diagnosis: the copy costs on every scored cycle).
@@ -209,7 +209,7 @@ class Framework {
   VictimSelector victims_;
 
   // State across cycles.
-  std::mt19937_64 rng_;
+  Mt19937_64 rng_;
   std::size_t next_start_node_index_ = 0;
   SimTime now_{};
   std::int64_t dry_runs_ = 0;

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -62,7 +61,7 @@ class EvaluatorTest : public ::testing::Test {
 
   ClusterState state_;
   EngineOptions options_;
-  std::mt19937_64 rng_{1};
+  Mt19937_64 rng_{1};
   std::unique_ptr<ClusterModel> model_;
   std::unique_ptr<FilterRunner> filters_;
   std::unique_ptr<VictimSelector> victims_;
