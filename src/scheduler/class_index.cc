@@ -184,9 +184,8 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   auto distance = [&](std::int32_t pos) {
     return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
   };
-  std::vector<std::int32_t>& found = found_scratch_;
-  found.clear();
-  auto take = [&](std::int32_t first, std::int32_t last) {  // positions in [first, last)
+  // `want` positions at most, in `out` through `put`; the nominated node's position skipped.
+  auto take = [&](std::int32_t first, std::int32_t last, std::size_t want, auto& out, auto put) {
     if (first >= last) return;
     auto word = static_cast<std::size_t>(first) / 64;
     const auto last_word = static_cast<std::size_t>(last - 1) / 64;
@@ -194,30 +193,43 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     for (;;) {
       while (bits != 0) {
         const auto p = static_cast<std::int32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-        if (p >= last || found.size() > to_find) return;
+        if (p >= last || out.size() >= want) return;
         bits &= bits - 1;
-        if (p != nominated_pos) found.push_back(p);
+        if (p != nominated_pos) put(p);
       }
       if (++word > last_word) return;
       bits = index.feasible[word];
     }
   };
-  take(start, static_cast<std::int32_t>(n));
-  take(0, start);
+  std::vector<NodeId>& feasible = feasible_scratch_;
+  feasible.clear();
+  std::int32_t last_pos = -1;  // the last feasible node taken
   if (nominated != kNoId && nominated_status.IsSuccess()) {
+    // The nominated node joins in its place in the circular order: one more position, sorted.
+    std::vector<std::int32_t>& found = found_scratch_;
+    found.clear();
+    const auto put = [&](std::int32_t p) { found.push_back(p); };
+    take(start, static_cast<std::int32_t>(n), to_find + 1, found, put);
+    take(0, start, to_find + 1, found, put);
     found.push_back(nominated_pos);
     std::sort(found.begin(), found.end(),
               [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
+    if (found.size() > to_find) found.resize(to_find);
+    for (std::int32_t pos : found) feasible.push_back(model_.node_at_position(pos));
+    last_pos = found.back();
+  } else {
+    const auto put = [&](std::int32_t p) {
+      feasible.push_back(model_.node_at_position(p));
+      last_pos = p;
+    };
+    take(start, static_cast<std::int32_t>(n), to_find, feasible, put);
+    take(0, start, to_find, feasible, put);
   }
-  if (found.size() > to_find) found.resize(to_find);
-  const std::size_t processed = found.size() == to_find ? distance(found.back()) + 1 : n;
+  const std::size_t processed = feasible.size() == to_find ? distance(last_pos) + 1 : n;
   next_start_node_index_ = (next_start_node_index_ + processed) % n;
 
   Decision d;
-  if (!found.empty()) {
-    std::vector<NodeId>& feasible = feasible_scratch_;
-    feasible.clear();
-    for (std::int32_t pos : found) feasible.push_back(model_.node_at_position(pos));
+  if (!feasible.empty()) {
     d.kind = Decision::Kind::kBind;
     d.node = SelectHost(pod, feasible, &index);
     return d;

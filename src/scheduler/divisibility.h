@@ -15,21 +15,37 @@
 namespace kpsim::engine {
 
 class DivisibilityTable {
- public:
-  // REQUIRES: d >= 1.
-  bool Divides(std::uint64_t x, std::uint64_t d) {
-    if (d >= entries_.size()) Grow(d);
-    const Entry& e = entries_[d];
-    return (x & e.low_mask) == 0 && (x >> e.shift) * e.inverse <= e.limit;
-  }
-
- private:
   struct Entry {
     std::uint64_t inverse = 1;  // of the odd part, mod 2^64
     std::uint64_t limit = 0;    // (2^64 - 1) / odd part
     std::uint64_t low_mask = 0;  // 2^k - 1
     unsigned shift = 0;          // k
   };
+
+ public:
+  // REQUIRES: d >= 1.
+  bool Divides(std::uint64_t x, std::uint64_t d) { return Upto(d).Divides(x, d); }
+
+  // The divisors 1..max as a plain table, for a loop that asks about them again and again.
+  class Table {
+   public:
+    // REQUIRES: 1 <= d <= the `max` it was made for.
+    bool Divides(std::uint64_t x, std::uint64_t d) const {
+      const Entry& e = entries_[d];
+      return (x & e.low_mask) == 0 && (x >> e.shift) * e.inverse <= e.limit;
+    }
+
+   private:
+    friend class DivisibilityTable;
+    explicit Table(const Entry* entries) : entries_(entries) {}
+    const Entry* entries_;
+  };
+  Table Upto(std::uint64_t max) {
+    if (max >= entries_.size()) Grow(max);
+    return Table(entries_.data());
+  }
+
+ private:
   void Grow(std::uint64_t d) {
     std::size_t size = entries_.empty() ? 64 : entries_.size();
     while (size <= d) size *= 2;

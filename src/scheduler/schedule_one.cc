@@ -10,6 +10,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <utility>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -74,35 +75,44 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
   }
   // The node-local scores join the totals in selectHost's own pass: reservoir sampling among the
   // top scores (one draw per tie, as rand.Intn(cntOfMaxScore) == 0 there).
+  // The loop keeps its arrays, the draw position and the divisor table in locals: it stores
+  // cached scores, which the compiler cannot tell apart from the vectors' or the generator's state.
+  const std::size_t count = feasible.size();
+  const NodeId* const ids = feasible.data();
+  const std::int64_t* const sums = totals.data();
+  const DivisibilityTable::Table divides = divisibility_.Upto(count);
   const auto select = [&](auto&& local_score) {
-    NodeId selected = feasible.front();
-    std::int64_t selected_score = totals[0] + local_score(0);
+    Mt19937_64::Cursor draw(rng_);
+    std::size_t selected = 0;
+    std::int64_t selected_score = sums[0] + local_score(0);
     std::uint64_t count_of_max = 1;
-    for (std::size_t i = 1; i < feasible.size(); ++i) {
-      const std::int64_t score = totals[i] + local_score(i);
+    for (std::size_t i = 1; i < count; ++i) {
+      const std::int64_t score = sums[i] + local_score(i);
       if (score > selected_score) {
         selected_score = score;
-        selected = feasible[i];
+        selected = i;
         count_of_max = 1;
       } else if (score == selected_score) {
         ++count_of_max;
-        if (divisibility_.Divides(rng_(), count_of_max)) selected = feasible[i];  // rng_() % count == 0
+        if (divides.Divides(draw(), count_of_max)) selected = i;  // rng_() % count == 0
       }
     }
-    return selected;
+    return ids[selected];
   };
   if (index != nullptr && index->UsesLocalScoresOf(pod)) {
     if (index->local_scores.size() != model_.nodes().size()) {
       index->local_scores.resize(model_.nodes().size());
       AccountIndex(*index);  // the cache joins the index's memory budget now
     }
+    const IdView<NodeId, const ClassIndex::Entry> entries = std::as_const(index->entries).view();
+    const IdView<NodeId, ClassIndex::LocalScore> cache = index->local_scores.view();
     return select([&](std::size_t i) {
       // The index was refreshed for this cycle: its entry's generation is the node's (and
       // reading it leaves the NodeInfo untouched where the score is cached).
-      const NodeId id = feasible[i];
-      const std::uint64_t generation = index->entries[id].generation;
+      const NodeId id = ids[i];
+      const std::uint64_t generation = entries[id].generation;
       assert(generation == model_.node(id).generation);
-      ClassIndex::LocalScore& cached = index->local_scores[id];
+      ClassIndex::LocalScore& cached = cache[id];
       if (cached.generation != generation) {
         cached.score = NodeLocalScore(pod, id, model_.node(id));
         cached.generation = generation;
@@ -111,7 +121,7 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
       return cached.score;
     });
   }
-  return select([&](std::size_t i) { return NodeLocalScore(pod, feasible[i], model_.node(feasible[i])); });
+  return select([&](std::size_t i) { return NodeLocalScore(pod, ids[i], model_.node(ids[i])); });
 }
 
 std::string Framework::FitErrorText(std::size_t num_nodes, const NodeStatuses& statuses,

@@ -94,6 +94,19 @@ class IdRange {
   typename IdT::Rep end_;
 };
 
+// The elements of an `IdVector` as a plain pointer, still indexed by `IdT` only: for a hot loop
+// that stores through other pointers, after which the compiler would reload the vector's own.
+// Valid while the vector is not resized.
+template <class IdT, class T>
+class IdView {
+ public:
+  explicit IdView(T* items) : items_(items) {}
+  T& operator[](IdT id) const { return items_[id.index()]; }
+
+ private:
+  T* items_;
+};
+
 // A sequence container indexed by `IdT` only (a `std::vector` unless `Container` says otherwise,
 // e.g. a `std::deque` whose references stay valid as it grows).
 template <class IdT, class T, class Container = std::vector<T>>
@@ -111,6 +124,9 @@ class IdVector {
 
   reference operator[](IdT id) { return items_[id.index()]; }
   const_reference operator[](IdT id) const { return items_[id.index()]; }
+
+  IdView<IdT, T> view() { return IdView<IdT, T>(items_.data()); }
+  IdView<IdT, const T> view() const { return IdView<IdT, const T>(items_.data()); }
 
   std::size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
