@@ -57,5 +57,19 @@ TEST(Mt19937_64Test, CopiesCompareEqualUntilOneDraws) {
   EXPECT_FALSE(a == b);
 }
 
+TEST(Mt19937_64Test, CursorDrawsTheSameNumbersAndHandsBackItsPosition) {
+  std::mt19937_64 reference(99);
+  Mt19937_64 ours(99);
+  ours();  // mid-block
+  reference();
+  for (int round = 0; round < 5; ++round) {
+    {
+      Mt19937_64::Cursor draw(ours);
+      for (int i = 0; i < 250; ++i) ASSERT_EQ(draw(), reference()) << round << " " << i;  // across twists
+    }
+    ASSERT_EQ(ours(), reference()) << round;  // the generator continues where the cursor stopped
+  }
+}
+
 }  // namespace
 }  // namespace kpsim::engine

@@ -45,5 +45,19 @@ TEST(DivisibilityTableTest, GrowsOnDemand) {
   EXPECT_FALSE(table.Divides((std::uint64_t{1} << 63) + 2, std::uint64_t{1} << 20));
 }
 
+// Setup: a plain table for divisors up to 3000 taken from a table that held 64, then asked about
+// every divisor up to that bound. Expect: the remainder's answers.
+TEST(DivisibilityTableTest, PlainTableUptoAnswersEveryDivisorUpToItsBound) {
+  DivisibilityTable table;
+  EXPECT_TRUE(table.Divides(64, 32));
+  const DivisibilityTable::Table upto = table.Upto(3000);
+  std::mt19937_64 rng(11);
+  for (std::uint64_t d = 1; d <= 3000; ++d) {
+    const std::uint64_t x = rng();
+    ASSERT_EQ(upto.Divides(x, d), x % d == 0) << x << " / " << d;
+    ASSERT_TRUE(upto.Divides(x / d * d, d)) << d;
+  }
+}
+
 }  // namespace
 }  // namespace kpsim::engine
