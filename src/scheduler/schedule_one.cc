@@ -47,6 +47,33 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
   not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
 }
 
+namespace {
+
+// selectHost's reservoir sampling over `scores`: the index of the pick among the top scores, one
+// draw per tie (rand.Intn(cntOfMaxScore) == 0 there). A loop of its own without a call (the
+// generator's refill is inline), so that its state stays in registers.
+std::size_t PickAmongTop(const std::int64_t* scores, std::size_t count, Mt19937_64& rng,
+                         DivisibilityTable::Table divides) {
+  Mt19937_64::Cursor draw(rng);
+  std::size_t selected = 0;
+  std::int64_t selected_score = scores[0];
+  std::uint64_t count_of_max = 1;
+  for (std::size_t i = 1; i < count; ++i) {
+    const std::int64_t score = scores[i];
+    if (score > selected_score) {
+      selected_score = score;
+      selected = i;
+      count_of_max = 1;
+    } else if (score == selected_score) {
+      ++count_of_max;
+      if (divides.Divides(draw(), count_of_max)) selected = i;  // rng() % count == 0
+    }
+  }
+  return selected;
+}
+
+}  // namespace
+
 std::int64_t Framework::NodeLocalScore(const PodInfo& pod, NodeId id, const NodeInfo& node) const {
   std::int64_t total = 0;
   for (const WeightedScorePlugin& score : scores_) {
@@ -73,32 +100,10 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
       totals[i] += score.weight * score.plugin->Score(pod, feasible[i], model_.node(feasible[i]));
     }
   }
-  // The node-local scores join the totals in selectHost's own pass: reservoir sampling among the
-  // top scores (one draw per tie, as rand.Intn(cntOfMaxScore) == 0 there).
-  // The loop keeps its arrays, the draw position and the divisor table in locals: it stores
-  // cached scores, which the compiler cannot tell apart from the vectors' or the generator's state.
+  // The node-local scores join the totals; from the class's cache where it holds them.
   const std::size_t count = feasible.size();
   const NodeId* const ids = feasible.data();
-  const std::int64_t* const sums = totals.data();
-  const DivisibilityTable::Table divides = divisibility_.Upto(count);
-  const auto select = [&](auto&& local_score) {
-    Mt19937_64::Cursor draw(rng_);
-    std::size_t selected = 0;
-    std::int64_t selected_score = sums[0] + local_score(0);
-    std::uint64_t count_of_max = 1;
-    for (std::size_t i = 1; i < count; ++i) {
-      const std::int64_t score = sums[i] + local_score(i);
-      if (score > selected_score) {
-        selected_score = score;
-        selected = i;
-        count_of_max = 1;
-      } else if (score == selected_score) {
-        ++count_of_max;
-        if (divides.Divides(draw(), count_of_max)) selected = i;  // rng_() % count == 0
-      }
-    }
-    return ids[selected];
-  };
+  std::int64_t* const sums = totals.data();
   if (index != nullptr && index->UsesLocalScoresOf(pod)) {
     if (index->local_scores.size() != model_.nodes().size()) {
       index->local_scores.resize(model_.nodes().size());
@@ -106,22 +111,24 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
     }
     const IdView<NodeId, const ClassIndex::Entry> entries = std::as_const(index->entries).view();
     const IdView<NodeId, ClassIndex::LocalScore> cache = index->local_scores.view();
-    return select([&](std::size_t i) {
+    for (std::size_t i = 0; i < count; ++i) {
       // The index was refreshed for this cycle: its entry's generation is the node's (and
       // reading it leaves the NodeInfo untouched where the score is cached).
       const NodeId id = ids[i];
       const std::uint64_t generation = entries[id].generation;
       assert(generation == model_.node(id).generation);
       ClassIndex::LocalScore& cached = cache[id];
-      if (cached.generation != generation) {
+      if (cached.generation != generation) [[unlikely]] {
         cached.score = NodeLocalScore(pod, id, model_.node(id));
         cached.generation = generation;
       }
       assert(cached.score == NodeLocalScore(pod, id, model_.node(id)));
-      return cached.score;
-    });
+      sums[i] += cached.score;
+    }
+  } else {
+    for (std::size_t i = 0; i < count; ++i) sums[i] += NodeLocalScore(pod, ids[i], model_.node(ids[i]));
   }
-  return select([&](std::size_t i) { return NodeLocalScore(pod, ids[i], model_.node(ids[i])); });
+  return ids[PickAmongTop(sums, count, rng_, divisibility_.Upto(count))];
 }
 
 std::string Framework::FitErrorText(std::size_t num_nodes, const NodeStatuses& statuses,
