@@ -184,8 +184,9 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   auto distance = [&](std::int32_t pos) {
     return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
   };
-  // `want` positions at most, in `out` through `put`; the nominated node's position skipped.
-  auto take = [&](std::int32_t first, std::int32_t last, std::size_t want, auto& out, auto put) {
+  // Hands `put` the feasible positions of [first, last) in order, the nominated node's skipped,
+  // until `taken` (which `put` counts) reaches `want`.
+  auto take = [&](std::int32_t first, std::int32_t last, std::size_t want, const std::size_t& taken, auto put) {
     if (first >= last) return;
     auto word = static_cast<std::size_t>(first) / 64;
     const auto last_word = static_cast<std::size_t>(last - 1) / 64;
@@ -193,7 +194,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     for (;;) {
       while (bits != 0) {
         const auto p = static_cast<std::int32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-        if (p >= last || out.size() >= want) return;
+        if (p >= last || taken >= want) return;
         bits &= bits - 1;
         if (p != nominated_pos) put(p);
       }
@@ -202,28 +203,38 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
     }
   };
   std::vector<NodeId>& feasible = feasible_scratch_;
-  feasible.clear();
   std::int32_t last_pos = -1;  // the last feasible node taken
+  std::size_t taken = 0;
   if (nominated != kNoId && nominated_status.IsSuccess()) {
     // The nominated node joins in its place in the circular order: one more position, sorted.
     std::vector<std::int32_t>& found = found_scratch_;
     found.clear();
-    const auto put = [&](std::int32_t p) { found.push_back(p); };
-    take(start, static_cast<std::int32_t>(n), to_find + 1, found, put);
-    take(0, start, to_find + 1, found, put);
+    const auto put = [&](std::int32_t p) {
+      found.push_back(p);
+      ++taken;
+    };
+    take(start, static_cast<std::int32_t>(n), to_find + 1, taken, put);
+    take(0, start, to_find + 1, taken, put);
     found.push_back(nominated_pos);
     std::sort(found.begin(), found.end(),
               [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
     if (found.size() > to_find) found.resize(to_find);
+    feasible.clear();
     for (std::int32_t pos : found) feasible.push_back(model_.node_at_position(pos));
     last_pos = found.back();
   } else {
+    // Into a buffer sized up front, reading the node order through a local pointer: the loop
+    // stores node ids, which the compiler cannot tell apart from a vector's own pointers.
+    feasible.resize(std::min(to_find, n));
+    NodeId* const out = feasible.data();
+    const NodeId* const order = model_.node_order().data();
     const auto put = [&](std::int32_t p) {
-      feasible.push_back(model_.node_at_position(p));
+      out[taken++] = order[p];
       last_pos = p;
     };
-    take(start, static_cast<std::int32_t>(n), to_find, feasible, put);
-    take(0, start, to_find, feasible, put);
+    take(start, static_cast<std::int32_t>(n), to_find, taken, put);
+    take(0, start, to_find, taken, put);
+    feasible.resize(taken);
   }
   const std::size_t processed = feasible.size() == to_find ? distance(last_pos) + 1 : n;
   next_start_node_index_ = (next_start_node_index_ + processed) % n;
