@@ -26,7 +26,7 @@ bool SameRanking(const TopCandidates& a, const TopCandidates& b) {
     if (Better(x.candidate, y.candidate) || Better(y.candidate, x.candidate)) return false;
     if (x.candidate.violations != y.candidate.violations ||
         x.candidate.top_victim != y.candidate.top_victim ||
-        x.candidate.victim_count != y.candidate.victim_count || *x.victims != *y.victims) {
+        x.candidate.victim_count != y.candidate.victim_count) {
       return false;
     }
   }

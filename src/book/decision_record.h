@@ -24,7 +24,8 @@ struct RankedCandidate {
 // Keeps the best `PreemptionDecision::kCandidatesShown` candidates by `Better`, best first.
 class TopCandidates {
  public:
-  // Inline: called once per node and preemption attempt.
+  // Inline: called per candidate node of an attempt (a full scan), or for the best fixed ranks and
+  // the PDB nodes (the candidate index).
   void Offer(const Candidate& c, const std::vector<int>& victims) {
     ++count_;
     // Most candidates rank below the shown ones: one comparison with the last.
@@ -45,7 +46,7 @@ class TopCandidates {
   std::int64_t count_ = 0;
 };
 
-// Whether `a` and `b` hold the same candidates (nodes, ranks and victims) and count.
+// Whether `a` and `b` hold the same candidates (nodes and the values `Better` ranks) and count.
 bool SameRanking(const TopCandidates& a, const TopCandidates& b);
 
 // The record of `pod`'s preemption of `top.ranked()[0]`, against the state before the evictions.

@@ -218,7 +218,7 @@ void Runner::IndexedCandidates(int pod, internal::TopCandidates& top) {
   for (int node : index_.pdb_nodes()) {
     const std::optional<Candidate> cand = CandidateOn(node, pod);
     assert(cand && "a node listed for its PDB victims is a candidate until it changes");
-    top.Offer(*cand, cache_[static_cast<size_t>(node)].selection.victims);
+    if (cand) top.Offer(*cand, cache_[static_cast<size_t>(node)].selection.victims);
   }
 }
 
@@ -233,6 +233,12 @@ bool Runner::Preempt(int pod) {
   if (index_.Holds(key)) {
     IndexedCandidates(pod, top);
 #ifndef NDEBUG
+    // The shown candidates' victims against a fresh selection (the scan below would refresh a
+    // stale cache entry in place), then the ranking against a scan.
+    for (const internal::RankedCandidate& r : top.ranked()) {
+      assert(state_.SelectVictims(r.candidate.node, pod).victims == *r.victims &&
+             "a cached selection the candidate index relied on is stale");
+    }
     internal::TopCandidates scanned;
     ScanCandidates(pod, /*build_index=*/false, scanned);
     assert(internal::SameRanking(top, scanned) && "the candidate index ranked otherwise than a scan");

@@ -26,7 +26,8 @@ class DivisibilityTable {
   // REQUIRES: d >= 1.
   bool Divides(std::uint64_t x, std::uint64_t d) { return Upto(d).Divides(x, d); }
 
-  // The divisors 1..max as a plain table, for a loop that asks about them again and again.
+  // The divisors 1..max as a plain table, for a loop that asks about them again and again. Valid
+  // until the next Divides or Upto that grows the table.
   class Table {
    public:
     // REQUIRES: 1 <= d <= the `max` it was made for.
