@@ -7,6 +7,7 @@ void Mt19937_64::Seed(result_type seed) {
   for (std::size_t i = 1; i < kWords; ++i) {
     words_[i] = 6364136223846793005ULL * (words_[i - 1] ^ (words_[i - 1] >> 62)) + i;
   }
+  tempered_.fill(0);  // recomputed at the first draw; zero so that equal seeds compare equal
   next_ = kWords;
 }
 

@@ -28,7 +28,7 @@ class Mt19937_64 {
 
   result_type operator()() {
     if (next_ >= kWords) Twist();
-    return Temper(words_[next_++]);
+    return tempered_[next_++];
   }
 
   friend bool operator==(const Mt19937_64&, const Mt19937_64&) = default;
@@ -48,7 +48,7 @@ class Mt19937_64 {
         generator_.Twist();
         next_ = 0;
       }
-      return Temper(generator_.words_[next_++]);
+      return generator_.tempered_[next_++];
     }
 
    private:
@@ -76,6 +76,8 @@ class Mt19937_64 {
       words_[i] = Mix(words_[i], words_[i + 1], words_[i + kShift - kWords]);
     }
     words_[kWords - 1] = Mix(words_[kWords - 1], words_[0], words_[kShift - 1]);
+    // The outputs of the block, tempered at once (a loop that vectorises) rather than per draw.
+    for (std::size_t i = 0; i < kWords; ++i) tempered_[i] = Temper(words_[i]);
     next_ = 0;
   }
   // One word of the recurrence: `far` xor the twisted concatenation of `word`'s upper and
@@ -88,6 +90,7 @@ class Mt19937_64 {
   }
 
   alignas(64) std::array<result_type, kWords> words_{};
+  alignas(64) std::array<result_type, kWords> tempered_{};  // the draws of `words_`
   std::size_t next_ = kWords;
 };
 

@@ -2,9 +2,11 @@
 
 // `x % d == 0` without a division, for the divisors selectHost's reservoir sampling asks about
 // again and again (2, 3, 4, ... up to the feasible nodes: one test per tie). d = m * 2^k with m
-// odd: x is a multiple of d iff its k low bits are zero and (x >> k) * m^-1 mod 2^64 is at most
-// (2^64 - 1) / m (Granlund and Montgomery; Lemire, Kaser and Kurz, "Faster remainder by direct
-// computation", 2019). Each divisor's constants are computed once, when first asked about.
+// odd: x is a multiple of d iff x * m^-1 mod 2^64, rotated right by k bits, is at most
+// (2^64 - 1) / d (a multiple d * q gives 2^k * q, rotated q; a value at most that bound has its k
+// low bits, rotated to the top, zero, so x = d * q exactly; Granlund and Montgomery; Lemire, Kaser
+// and Kurz, "Faster remainder by direct computation", 2019). One multiply, one rotate, one
+// comparison; each divisor's constants are computed once, when first asked about.
 
 #include <algorithm>
 #include <bit>
@@ -17,9 +19,8 @@ namespace kpsim::engine {
 class DivisibilityTable {
   struct Entry {
     std::uint64_t inverse = 1;  // of the odd part, mod 2^64
-    std::uint64_t limit = 0;    // (2^64 - 1) / odd part
-    std::uint64_t low_mask = 0;  // 2^k - 1
-    unsigned shift = 0;          // k
+    std::uint64_t limit = 0;    // (2^64 - 1) / d
+    unsigned shift = 0;         // k
   };
 
  public:
@@ -33,7 +34,7 @@ class DivisibilityTable {
     // REQUIRES: 1 <= d <= the `max` it was made for.
     bool Divides(std::uint64_t x, std::uint64_t d) const {
       const Entry& e = entries_[d];
-      return (x & e.low_mask) == 0 && (x >> e.shift) * e.inverse <= e.limit;
+      return std::rotr(x * e.inverse, static_cast<int>(e.shift)) <= e.limit;
     }
 
    private:
@@ -55,12 +56,11 @@ class DivisibilityTable {
     for (std::size_t i = std::max<std::size_t>(from, 1); i < size; ++i) {
       Entry& e = entries_[i];
       e.shift = static_cast<unsigned>(std::countr_zero(static_cast<std::uint64_t>(i)));
-      e.low_mask = (std::uint64_t{1} << e.shift) - 1;
       const std::uint64_t odd = static_cast<std::uint64_t>(i) >> e.shift;
       std::uint64_t inverse = odd;  // correct to 3 bits; each Newton step doubles them
       for (int step = 0; step < 5; ++step) inverse *= 2 - odd * inverse;
       e.inverse = inverse;
-      e.limit = std::numeric_limits<std::uint64_t>::max() / odd;
+      e.limit = std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(i);
     }
   }
   std::vector<Entry> entries_;
