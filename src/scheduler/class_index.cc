@@ -164,21 +164,10 @@ void Framework::RefreshDryRuns(ClassIndex& index, const PodInfo& pod) {
   index.stale_dry.clear();
 }
 
-Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
-                                  const std::string* no_preemption) {
+const std::vector<NodeId>& Framework::FeasibleFromIndex(const ClassIndex& index, std::int32_t nominated_pos,
+                                                       bool nominated_fits) {
   const std::size_t n = model_.node_order().size();
-  const NodeId nominated = pod.nominated;
-  const std::int32_t nominated_pos = nominated == kNoId ? -1 : model_.order_position(nominated);
-  // The pod's own nominated node differs from the class entry: its own nomination does not count.
-  Status nominated_status;
-  if (nominated != kNoId) {
-    nominated_status = FilterWithNominated(
-        pod, nominated, model_.node(nominated).requested, nullptr, &pod);
-  }
-  const ClassIndex::Entry* nominated_entry =
-      nominated == kNoId ? nullptr : &index.entries[nominated];
-
-  // Filter: the first `to_find` feasible nodes in circular node order from the start index.
+  // The first `to_find` feasible nodes in circular node order from the start index.
   const std::size_t to_find = NumFeasibleNodesToFind(n, options_.percentage_of_nodes_to_score);
   const auto start = static_cast<std::int32_t>(next_start_node_index_);
   auto distance = [&](std::int32_t pos) {
@@ -205,7 +194,7 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   std::vector<NodeId>& feasible = feasible_scratch_;
   std::int32_t last_pos = -1;  // the last feasible node taken
   std::size_t taken = 0;
-  if (nominated != kNoId && nominated_status.IsSuccess()) {
+  if (nominated_fits) {
     // The nominated node joins in its place in the circular order: one more position, sorted.
     std::vector<std::int32_t>& found = found_scratch_;
     found.clear();
@@ -238,6 +227,25 @@ Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
   }
   const std::size_t processed = feasible.size() == to_find ? distance(last_pos) + 1 : n;
   next_start_node_index_ = (next_start_node_index_ + processed) % n;
+  return feasible;
+}
+
+Decision Framework::DecideIndexed(const PodInfo& pod, ClassIndex& index,
+                                  const std::string* no_preemption) {
+  const std::size_t n = model_.node_order().size();
+  const NodeId nominated = pod.nominated;
+  const std::int32_t nominated_pos = nominated == kNoId ? -1 : model_.order_position(nominated);
+  // The pod's own nominated node differs from the class entry: its own nomination does not count.
+  Status nominated_status;
+  if (nominated != kNoId) {
+    nominated_status = FilterWithNominated(
+        pod, nominated, model_.node(nominated).requested, nullptr, &pod);
+  }
+  const ClassIndex::Entry* nominated_entry =
+      nominated == kNoId ? nullptr : &index.entries[nominated];
+
+  const std::vector<NodeId>& feasible =
+      FeasibleFromIndex(index, nominated_pos, nominated != kNoId && nominated_status.IsSuccess());
 
   Decision d;
   if (!feasible.empty()) {

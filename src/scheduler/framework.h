@@ -180,6 +180,12 @@ class Framework {
   Decision SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,
                            const std::string& fit_error, Decision d);
   Decision DecideIndexed(const PodInfo& pod, ClassIndex& index, const std::string* no_preemption);
+  // findNodesThatFitPod over the class index: the first numFeasibleNodesToFind feasible nodes in
+  // circular node order from the start index, the nominated node (at `nominated_pos`, -1 for
+  // none) in its place when `nominated_fits` on its own and skipped otherwise; advances the start
+  // index past the last node examined. In a scratch vector, valid until the next call.
+  const std::vector<NodeId>& FeasibleFromIndex(const ClassIndex& index, std::int32_t nominated_pos,
+                                               bool nominated_fits);
   void AccountIndex(ClassIndex& index);  // its memory; evicts beyond the budget
   // The record of a preemption DecideIndexed decided: the class's best candidates, with
   // `nominated` (the pod's own nominated node's dry run, null if none) in place of its entry.
