@@ -10,11 +10,11 @@
 #include <array>
 #include <cassert>
 #include <cmath>
-#include <utility>
 #include <deque>
 #include <functional>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
