@@ -8,6 +8,7 @@
 // and this one is about a third of its cost. Parameters from Matsumoto and Nishimura's
 // mt19937-64.c (the values [rand.mersenne.twister] names for mt19937_64).
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,27 @@ class Mt19937_64 {
   result_type operator()() {
     if (next_ >= kWords) Twist();
     return tempered_[next_++];
+  }
+
+  // As `n` calls would: moves past the next `n` draws.
+  void Discard(std::uint64_t n) {
+    while (n > 0) {
+      if (next_ >= kWords) Twist();
+      const std::uint64_t take = std::min<std::uint64_t>(n, kWords - next_);
+      next_ += static_cast<std::size_t>(take);
+      n -= take;
+    }
+  }
+  // As `n` calls would: the next `n` draws, into out[0, n).
+  void Generate(result_type* out, std::size_t n) {
+    while (n > 0) {
+      if (next_ >= kWords) Twist();
+      const std::size_t take = std::min(n, kWords - next_);
+      std::copy_n(tempered_.data() + next_, take, out);
+      out += take;
+      next_ += take;
+      n -= take;
+    }
   }
 
   friend bool operator==(const Mt19937_64&, const Mt19937_64&) = default;

@@ -229,6 +229,7 @@ class Framework {
   bool keep_scored_ = false;
   std::vector<std::int64_t> score_totals_;  // SelectHost's scratch, per feasible node
   DivisibilityTable divisibility_;          // SelectHost's reservoir draws
+  std::vector<std::uint64_t> top_draws_;    // ... and PickAmongTop's scratch
   std::vector<std::int32_t> found_scratch_;  // DecideIndexed's feasible positions
   std::vector<NodeId> feasible_scratch_;     // and their nodes
   const PodInfo* scored_pod_ = nullptr;

@@ -5,6 +5,7 @@
 #include "plugins/registry.h"
 #include "preemption/decision_record.h"
 #include "scheduler/class_index.h"
+#include "scheduler/pick_among_top.h"
 
 #include <algorithm>
 #include <array>
@@ -46,33 +47,6 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
   no_victims_reason_ = victims_.no_victims_reason();
   not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
 }
-
-namespace {
-
-// selectHost's reservoir sampling over `scores`: the index of the pick among the top scores, one
-// draw per tie (rand.Intn(cntOfMaxScore) == 0 there). A loop of its own without a call (the
-// generator's refill is inline), so that its state stays in registers.
-std::size_t PickAmongTop(const std::int64_t* scores, std::size_t count, Mt19937_64& rng,
-                         DivisibilityTable::Table divides) {
-  Mt19937_64::Cursor draw(rng);
-  std::size_t selected = 0;
-  std::int64_t selected_score = scores[0];
-  std::uint64_t count_of_max = 1;
-  for (std::size_t i = 1; i < count; ++i) {
-    const std::int64_t score = scores[i];
-    if (score > selected_score) {
-      selected_score = score;
-      selected = i;
-      count_of_max = 1;
-    } else if (score == selected_score) {
-      ++count_of_max;
-      if (divides.Divides(draw(), count_of_max)) selected = i;  // rng() % count == 0
-    }
-  }
-  return selected;
-}
-
-}  // namespace
 
 std::int64_t Framework::NodeLocalScore(const PodInfo& pod, NodeId id, const NodeInfo& node) const {
   std::int64_t total = 0;
@@ -128,7 +102,7 @@ NodeId Framework::SelectHost(const PodInfo& pod, const std::vector<NodeId>& feas
   } else {
     for (std::size_t i = 0; i < count; ++i) sums[i] += NodeLocalScore(pod, ids[i], model_.node(ids[i]));
   }
-  return ids[PickAmongTop(sums, count, rng_, divisibility_.Upto(count))];
+  return ids[PickAmongTop(sums, count, rng_, divisibility_, top_draws_)];
 }
 
 std::string Framework::FitErrorText(std::size_t num_nodes, const NodeStatuses& statuses,

@@ -71,5 +71,25 @@ TEST(Mt19937_64Test, CursorDrawsTheSameNumbersAndHandsBackItsPosition) {
   }
 }
 
+// Setup: skips and block reads of lengths 0, 1, one short of a block, a block, a block and one,
+// several blocks, from positions at the start, middle and end of a block. Expect: the standard
+// stream, and the generator left where as many single draws would leave it.
+TEST(Mt19937_64Test, DiscardAndGenerateFollowTheStream) {
+  std::mt19937_64 reference(2024);
+  Mt19937_64 ours(2024);
+  std::vector<std::uint64_t> block;
+  for (const std::size_t n : {0, 1, 311, 312, 313, 1000, 5, 624, 2, 937}) {
+    SCOPED_TRACE(n);
+    ours.Discard(n);
+    reference.discard(n);
+    ASSERT_EQ(ours(), reference());
+    block.assign(n + 1, 0);
+    ours.Generate(block.data(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(block[i], reference()) << i;
+    ASSERT_EQ(block[n], 0u);  // nothing past the n asked for
+    ASSERT_EQ(ours(), reference());
+  }
+}
+
 }  // namespace
 }  // namespace kpsim::engine
