@@ -174,13 +174,21 @@ const std::vector<NodeId>& Framework::FeasibleFromIndex(const ClassIndex& index,
     return static_cast<std::size_t>((pos - start + static_cast<std::int32_t>(n)) % static_cast<std::int32_t>(n));
   };
   // Hands `put` the feasible positions of [first, last) in order, the nominated node's skipped,
-  // until `taken` (which `put` counts) reaches `want`.
-  auto take = [&](std::int32_t first, std::int32_t last, std::size_t want, const std::size_t& taken, auto put) {
+  // until `taken` (which `put` counts) reaches `want`; a word of 64 feasible positions that all
+  // count goes to `put_word` at once (while a class has room, most words are full).
+  auto take = [&](std::int32_t first, std::int32_t last, std::size_t want, const std::size_t& taken, auto put,
+                  auto put_word) {
     if (first >= last) return;
     auto word = static_cast<std::size_t>(first) / 64;
     const auto last_word = static_cast<std::size_t>(last - 1) / 64;
     std::uint64_t bits = index.feasible[word] & (~std::uint64_t{0} << (static_cast<unsigned>(first) % 64));
     for (;;) {
+      const auto base = static_cast<std::int32_t>(word * 64);
+      if (bits == ~std::uint64_t{0} && base + 64 <= last && taken + 64 <= want &&
+          (nominated_pos < base || nominated_pos >= base + 64)) {
+        put_word(base);
+        bits = 0;
+      }
       while (bits != 0) {
         const auto p = static_cast<std::int32_t>(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
         if (p >= last || taken >= want) return;
@@ -202,8 +210,12 @@ const std::vector<NodeId>& Framework::FeasibleFromIndex(const ClassIndex& index,
       found.push_back(p);
       ++taken;
     };
-    take(start, static_cast<std::int32_t>(n), to_find + 1, taken, put);
-    take(0, start, to_find + 1, taken, put);
+    const auto put_word = [&](std::int32_t base) {
+      for (std::int32_t p = base; p < base + 64; ++p) found.push_back(p);
+      taken += 64;
+    };
+    take(start, static_cast<std::int32_t>(n), to_find + 1, taken, put, put_word);
+    take(0, start, to_find + 1, taken, put, put_word);
     found.push_back(nominated_pos);
     std::sort(found.begin(), found.end(),
               [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
@@ -221,8 +233,13 @@ const std::vector<NodeId>& Framework::FeasibleFromIndex(const ClassIndex& index,
       out[taken++] = order[p];
       last_pos = p;
     };
-    take(start, static_cast<std::int32_t>(n), to_find, taken, put);
-    take(0, start, to_find, taken, put);
+    const auto put_word = [&](std::int32_t base) {
+      std::copy_n(order + base, 64, out + taken);
+      taken += 64;
+      last_pos = base + 63;
+    };
+    take(start, static_cast<std::int32_t>(n), to_find, taken, put, put_word);
+    take(0, start, to_find, taken, put, put_word);
     feasible.resize(taken);
   }
   const std::size_t processed = feasible.size() == to_find ? distance(last_pos) + 1 : n;
