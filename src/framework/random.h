@@ -4,8 +4,8 @@
 // integer seed (tests/framework/random_test.cc holds them equal), with a twist the compiler can
 // vectorise. selectHost's reservoir sampling draws once per tied node (rand.Intn(cntOfMaxScore)
 // in kube-scheduler's selectHost), so at thousands of nodes a scheduling cycle draws thousands of
-// numbers; libstdc++'s twist (a conditional per word, not vectorised) was 13 % of SchedulingBasic 5000 / 50k
-// and this one is about a third of its cost. Parameters from Matsumoto and Nishimura's
+// numbers (read as a block by PickAmongTop); libstdc++'s twist (a conditional per word, not
+// vectorised) was 13 % of SchedulingBasic 5000 / 50k and this one is about a third of its cost. Parameters from Matsumoto and Nishimura's
 // mt19937-64.c (the values [rand.mersenne.twister] names for mt19937_64).
 
 #include <algorithm>
@@ -55,29 +55,6 @@ class Mt19937_64 {
 
   friend bool operator==(const Mt19937_64&, const Mt19937_64&) = default;
 
-  // Draws from `generator` with the position held in the cursor (a register in a hot loop, where
-  // the generator's own position would be reloaded after every store the compiler cannot tell
-  // apart from it); the generator continues from where the cursor stopped once it is destroyed.
-  // The same numbers as calling `generator()` as often. No other draw while a cursor lives.
-  class Cursor {
-   public:
-    explicit Cursor(Mt19937_64& generator) : generator_(generator), next_(generator.next_) {}
-    ~Cursor() { generator_.next_ = next_; }
-    Cursor(const Cursor&) = delete;
-    Cursor& operator=(const Cursor&) = delete;
-    result_type operator()() {
-      if (next_ >= kWords) {
-        generator_.Twist();
-        next_ = 0;
-      }
-      return generator_.tempered_[next_++];
-    }
-
-   private:
-    Mt19937_64& generator_;
-    std::size_t next_;
-  };
-
  private:
   static result_type Temper(result_type z) {
     z ^= (z >> 29) & 0x5555555555555555ULL;
@@ -88,7 +65,7 @@ class Mt19937_64 {
 
   static constexpr std::size_t kWords = 312;  // n
   static constexpr std::size_t kShift = 156;  // m
-  // The next kWords words. Inline, so that a loop drawing through a cursor holds no call.
+  // The next kWords words.
   void Twist() {
     // Words [0, n - m) read words not yet replaced; [n - m, n - 1) read replaced ones m - n back.
     for (std::size_t i = 0; i < kWords - kShift; ++i) {

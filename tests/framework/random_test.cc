@@ -57,20 +57,6 @@ TEST(Mt19937_64Test, CopiesCompareEqualUntilOneDraws) {
   EXPECT_FALSE(a == b);
 }
 
-TEST(Mt19937_64Test, CursorDrawsTheSameNumbersAndHandsBackItsPosition) {
-  std::mt19937_64 reference(99);
-  Mt19937_64 ours(99);
-  ours();  // mid-block
-  reference();
-  for (int round = 0; round < 5; ++round) {
-    {
-      Mt19937_64::Cursor draw(ours);
-      for (int i = 0; i < 250; ++i) ASSERT_EQ(draw(), reference()) << round << " " << i;  // across twists
-    }
-    ASSERT_EQ(ours(), reference()) << round;  // the generator continues where the cursor stopped
-  }
-}
-
 // Setup: skips and block reads of lengths 0, 1, one short of a block, a block, a block and one,
 // several blocks, from positions at the start, middle and end of a block. Expect: the standard
 // stream, and the generator left where as many single draws would leave it.
