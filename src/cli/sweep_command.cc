@@ -179,11 +179,19 @@ int RunSweepCommand(const SweepCommand& cmd) {
   const std::string* shard_flag = Given(cmd.sweep, "--shard") ? &f.shard : nullptr;
   auto shard = app::ResolveSweepShard(f.shards, shard_flag, std::getenv("JOB_COMPLETION_INDEX"));
   if (!shard.ok()) return Usage("sweep: " + shard.error().message);
+  // Each job holds one simulation in memory, and runs are CPU-bound: more jobs than cores would
+  // add memory, not speed, so --jobs is capped at the cores (said on stderr).
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int jobs = f.jobs;
   if (Given(cmd.sweep, "--jobs")) {
     if (jobs < 1) return Usage("sweep: --jobs: must be at least 1");
+    if (jobs > cores) {
+      std::cerr << fmt::format("kpsim: sweep: --jobs {} is more than this machine's {} cores: running {} at once\n",
+                               jobs, cores, cores);
+      jobs = cores;
+    }
   } else {
-    jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    jobs = cores;
   }
   auto plan = app::PlanSweep(std::move(*spec));
   if (!plan.ok()) return Usage("sweep: " + plan.error().message);

@@ -907,6 +907,13 @@ else
 fi
 run sweep --jobs 1 "$SW"
 if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep --jobs 1: the same bytes"; else fail "sweep --jobs 1 differs"; fi
+# More jobs than cores: capped at the cores, said on stderr, the same bytes.
+run sweep --jobs 100000 "$SW"
+if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl" && grep -q -- "--jobs 100000 is more than this machine's [0-9]* cores: running [0-9]* at once" "$WORK/err"; then
+  ok "sweep --jobs 100000: capped at the cores, the same bytes"
+else
+  fail "sweep --jobs 100000: not capped or not the same bytes"
+fi
 # Three shards, three processes at once (as an Indexed Job's pods), merged in any order.
 for i in 0 1 2; do
   JOB_COMPLETION_INDEX=$i "$KPSIM" sweep "$SW" --shards 3 --jobs 2 >"$WORK/shard-$i.jsonl" 2>/dev/null </dev/null &
