@@ -392,7 +392,7 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
                                     const std::string& fit_error, Decision d) {
   SamplingIndex& s = *index.sampling;
   const auto n = static_cast<std::int32_t>(model_.node_order().size());
-  const std::int64_t np = s.potential.Prefix(n);
+  const std::int64_t np = s.potential.Total();
   auto not_helpful = [&] {
     // No list holds a candidate: every potential node was visited, and the failing ones say why.
     d.message = fit_error + " preemption: " +
@@ -411,33 +411,42 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
   // The visit: potential nodes in node order from the offset-th one, circularly.
   const std::int32_t start = s.potential.Select(offset_rank + 1);
   auto visit_rank = [&](std::int32_t pos) { return (pos - start + n) % n; };
-  auto kth = [&](const PositionCounts& c, std::int64_t k) -> std::int32_t {  // -1: fewer than k
-    const std::int64_t before = c.Prefix(start);
-    const std::int64_t after = c.Prefix(n) - before;
-    if (k <= after) return c.Select(before + k);
-    if (k - after <= before) return c.Select(k - after);
+  // A count seen from `start`: what lies before it, asked once (each question is a walk of the
+  // tree, a cache miss a level at 100,000 nodes).
+  struct FromStart {
+    const PositionCounts& counts;
+    std::int64_t before;
+  };
+  auto from_start = [&](const PositionCounts& c) { return FromStart{c, c.Prefix(start)}; };
+  auto kth = [&](const FromStart& c, std::int64_t k) -> std::int32_t {  // -1: fewer than k
+    const std::int64_t after = c.counts.Total() - c.before;
+    if (k <= after) return c.counts.Select(c.before + k);
+    if (k - after <= c.before) return c.counts.Select(k - after);
     return -1;
   };
-  auto within = [&](const PositionCounts& c, std::int32_t last) -> std::int64_t {  // up to `last` inclusive
-    if (last < 0) return c.Prefix(n);
-    return last >= start ? c.Range(start, last + 1) : c.Range(start, n) + c.Range(0, last + 1);
+  auto within = [&](const FromStart& c, std::int32_t last) -> std::int64_t {  // up to `last` inclusive
+    if (last < 0) return c.counts.Total();
+    const std::int64_t upto = c.counts.Prefix(last + 1);
+    return last >= start ? upto - c.before : c.counts.Total() - c.before + upto;
   };
+  const FromStart clean_counts = from_start(s.clean);
+  const FromStart violating_counts = from_start(s.violating);
   // DryRunPreemption stops at the first candidate where it holds one violating no PDB and
   // numCandidates in all (each list keeps numCandidates at most); `last` is that node, -1 for
   // a visit of every potential node.
   std::int32_t last = -1;
-  if (m > 0 && s.clean.Prefix(n) > 0 && s.candidates.Prefix(n) >= m) {
-    const std::int32_t mth = kth(s.candidates, m);
-    const std::int32_t first_clean = kth(s.clean, 1);
+  if (m > 0 && s.clean.Total() > 0 && s.candidates.Total() >= m) {
+    const std::int32_t mth = kth(from_start(s.candidates), m);
+    const std::int32_t first_clean = kth(clean_counts, 1);
     last = visit_rank(mth) > visit_rank(first_clean) ? mth : first_clean;
   }
-  const std::int64_t visited = last < 0 ? np : within(s.potential, last);
-  const std::int64_t clean = m > 0 ? within(s.clean, last) : 0;
-  const std::int64_t violating_seen = m > 0 ? within(s.violating, last) : 0;
+  const std::int64_t visited = last < 0 ? np : within(from_start(s.potential), last);
+  const std::int64_t clean = m > 0 ? within(clean_counts, last) : 0;
+  const std::int64_t violating_seen = m > 0 ? within(violating_counts, last) : 0;
   const std::int64_t violating = std::min(violating_seen, m);
   if (clean + violating == 0) return not_helpful();
   // The violating list ends at its numCandidates-th.
-  const std::int32_t violating_last = violating_seen > m ? kth(s.violating, m) : last;
+  const std::int32_t violating_last = violating_seen > m ? kth(violating_counts, m) : last;
   // pickOneNodeForPreemption over the lists (violating none first, each in visit order; the
   // first wins a full tie): the best of the visited ranges, the first range first.
   std::vector<const Candidate*> ranked;

@@ -26,15 +26,15 @@ class PositionCounts {
   }
   void Add(std::int32_t pos, std::int32_t delta) {
     for (auto i = static_cast<std::size_t>(pos) + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += delta;
+    total_ += delta;
   }
+  // The count in [0, n).
+  std::int64_t Total() const { return total_; }
   // The count in [0, end).
   std::int64_t Prefix(std::int32_t end) const {
     std::int64_t sum = 0;
     for (auto i = static_cast<std::size_t>(end); i > 0; i -= i & (~i + 1)) sum += tree_[i];
     return sum;
-  }
-  std::int64_t Range(std::int32_t first, std::int32_t last) const {
-    return first >= last ? 0 : Prefix(last) - Prefix(first);
   }
   // The position of the k-th counted one (k >= 1), or -1 if there are fewer.
   std::int32_t Select(std::int64_t k) const {
@@ -52,6 +52,7 @@ class PositionCounts {
  private:
   std::vector<std::int32_t> tree_;
   std::size_t high_bit_ = 1;
+  std::int64_t total_ = 0;
 };
 
 // The best CandidateKey (the least by CandidateKey::operator<) of a range of positions.
