@@ -1,0 +1,107 @@
+// The default profile's simulation: the result, collected from the model at the end of a run.
+
+#include "sim/simulator_internal.h"
+
+namespace kpsim::engine::internal {
+
+SimulationResult Simulator::Collect() {
+  result_.stats.preemption_attempts = framework_.preemption_attempts();
+  result_.stats.dry_runs = framework_.dry_runs();
+  result_.pods.reserve(model_.pods().size());
+  result_.nodes.reserve(model_.nodes().size());
+  for (PodInfo& pod : model_.pods()) {
+    PodOutcome& out = result_.pods.emplace_back();
+    out.pod = pod.key;
+    out.priority = pod.priority;
+    out.state = pod.state;
+    if (pod.node != kNoId) out.node = model_.node(pod.node).name;
+    else if (pod.state == PodState::kRunning) out.node = pod.pod.spec.node_name;
+    if (pod.nominated != kNoId) {
+      out.nominated_node = model_.node(pod.nominated).name;
+    }
+    if (pod.state == PodState::kPending || (pod.node == kNoId && !pod.last_failure.empty())) {
+      out.reason = std::move(pod.last_failure);  // the model is done with it
+      if (out.reason.empty() && pod.state == PodState::kPending) {
+        out.reason = pod.in_queue ? "not attempted before the run ended" : "not scheduled";
+      }
+    }
+    if (pod.state == PodState::kPending && !pod.pod.spec.scheduling_gates.empty()) {
+      out.condition = "SchedulingGated";
+    }
+    if (pod.replacement_of != kNoId) {
+      out.replacement_of = model_.pod(pod.replacement_of).key;
+    }
+    if (pod.pod.spec.scheduling_group) {
+      out.pod_group = pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name;
+    }
+    out.scheduled_at = pod.scheduled_at;
+    out.deleted_at = pod.deleted_at;
+    out.requests = pod.request;
+    out.priority_class = pod.pod.spec.priority_class_name;
+  }
+  for (const GroupInfo& g : model_.groups()) {
+    const GroupInfo& root = model_.group(g.root);
+    GroupOutcome out;
+    out.group = g.key;
+    out.composite = g.composite;
+    if (g.parent != kNoId) out.parent = model_.group(g.parent).key;
+    out.priority = g.priority;
+    out.disruption_mode = g.mode == DisruptionMode::kAll ? "All" : "Single";
+    out.min_count = g.min_count;
+    out.preempted = g.preempted;
+    for (GroupId leaf : g.leaves) {
+      for (PodId id : model_.group(leaf).members) {
+        const PodInfo& p = model_.pod(id);
+        if (p.replaced) continue;  // its replacement counts instead
+        ++out.pods;
+        out.placed += p.state == PodState::kRunning ? 1 : 0;
+      }
+    }
+    out.message = root.message;
+    if (root.rejected) {
+      out.state = "Rejected";
+    } else if (out.pods > 0 && out.placed == out.pods) {
+      out.state = "Scheduled";
+    } else if (out.placed > 0) {
+      out.state = g.gang && out.placed < g.min_count ? "WaitingForMinCount" : "Partial";
+    } else if (g.preempted_whole) {
+      out.state = "PreemptedWhole";
+    } else {
+      out.state = g.gang ? "WaitingForMinCount" : "Pending";
+    }
+    if (out.state == "Scheduled") out.message.clear();
+    result_.groups.push_back(std::move(out));
+  }
+  for (const Resize& r : resizes_) {
+    // A resize still Deferred at the end: the pod's PodResizePending condition.
+    if (r.done) continue;
+    PodOutcome& out = result_.pods[r.pod.index()];
+    if (model_.pod(r.pod).state != PodState::kRunning) continue;
+    out.condition = "PodResizePending";
+    out.reason = fmt::format("resize {}: asks for {}", r.infeasible ? "Infeasible" : "Deferred", RequestsText(r.target));
+  }
+  for (const QuotaStatus& q : model_.quotas().quotas()) {
+    QuotaOutcome out;
+    out.quota = q.quota.meta.namespace_ + "/" + q.quota.meta.name;
+    for (const auto& [name, v] : q.hard) out.hard.emplace_back(name, FormatQuotaAmount(name, v));
+    for (const auto& [name, v] : q.used) out.used.emplace_back(name, FormatQuotaAmount(name, v));
+    result_.quotas.push_back(std::move(out));
+  }
+  result_.pdb_names.reserve(model_.pdbs().size());
+  for (const PdbState& pdb : model_.pdbs()) result_.pdb_names.push_back(pdb.key);
+  for (const NodeInfo& node : model_.nodes()) {
+    // Nodes a step was to add but the run ended first (they come last: steps add in time order).
+    if (!node.present && !node.deleted_at) continue;
+    NodeOutcome out;
+    out.node = node.name;
+    out.added_at = node.added_at;
+    out.deleted_at = node.deleted_at;
+    out.allocatable = node.allocatable;
+    out.requested = node.requested;
+    for (PodId p : node.pods) out.pods.push_back(model_.pod(p).key);
+    result_.nodes.push_back(std::move(out));
+  }
+  return std::move(result_);
+}
+
+}  // namespace kpsim::engine::internal
