@@ -53,6 +53,9 @@ class Evaluator {
   // The simulated time (a dry run whose victims have not started ages with it).
   void SetNow(SimTime now) { now_ = now; }
 
+  // Frees the per-node dry-run cache. REQUIRES: no Preempt afterwards (the run is over).
+  void ReleaseCaches() { cache_ = {}; }
+
  private:
   // The dry run of `node`, from the cache when valid; uncached results live in `scratch`.
   const DryRunResult& CachedDryRun(const PodInfo& pod, NodeId node, const AffinityState* affinity,

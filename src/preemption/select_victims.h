@@ -32,6 +32,12 @@ class VictimSelector {
   // The simulated time of the cycle (the start time of a victim that has not started).
   void SetNow(SimTime now) { now_ = now; }
 
+  // Frees the per-node and per-PDB caches (they are rebuilt on demand).
+  void ReleaseCaches() {
+    node_units_ = {};
+    pdb_budgets_ = {};
+  }
+
   // SelectVictimsOnNode for `pod` on `node`; `trace` (may be null) receives the reprieve steps.
   // `exclude` is the pod whose own nomination does not count (see FilterWithNominated).
   DryRunResult SelectVictimsOnNode(const PodInfo& pod, NodeId node, const AffinityState* affinity,

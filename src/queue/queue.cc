@@ -140,6 +140,14 @@ void SchedulingQueue::Add(QueueEntity entity, SimTime now) {
   active_.insert(KeyOf(entity));
 }
 
+void SchedulingQueue::Release() {
+  entries_ = {};
+  active_ = {};
+  backoff_ = {};
+  error_backoff_ = {};
+  unschedulable_ = {};
+}
+
 std::optional<QueueEntity> SchedulingQueue::Pop() {
   if (!active_.empty()) {
     const QueueEntity entity = std::get<3>(*active_.begin());

@@ -72,6 +72,8 @@ class SchedulingQueue {
   // Pops the next pod to schedule: activeQ's head, or (SchedulerPopFromBackoffQ) backoffQ's
   // head when activeQ is empty. nullopt when neither has a pod.
   std::optional<QueueEntity> Pop();
+  // The run is over: frees the queue's tables. REQUIRES: no call afterwards.
+  void Release();
   // After a failed attempt: the pod goes to the unschedulable pool, remembering which plugins
   // rejected it and the cluster progress it saw.
   void AddUnschedulable(QueueEntity entity, PluginMask rejectors, SimTime now);

@@ -121,6 +121,11 @@ class Framework {
   // someone may ask for a diagnosis: the copy costs on every scored cycle).
   void KeepScoredNodes(bool keep) { keep_scored_ = keep; }
 
+  // The run is over: frees the class indexes, the preemption caches and the cycle scratch, so
+  // that the result is collected in their place (a run's memory peaks at its end, holding every
+  // event and outcome). REQUIRES: no scheduling cycle afterwards.
+  void ReleaseCaches();
+
  private:
   struct ClassIndex;  // class_index.h
   // The filter runner's (FilterRunner::FilterWithNominated, CachedFilter).

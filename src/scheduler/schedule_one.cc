@@ -48,6 +48,20 @@ Framework::Framework(ClusterModel& model, const EngineOptions& options)
   not_helpful_reason_ = model_.reasons().Intern("Preemption is not helpful for scheduling");
 }
 
+void Framework::ReleaseCaches() {
+  indexes_ = decltype(indexes_)();
+  status_table_.reset();
+  index_bytes_ = 0;
+  statuses_ = {};
+  score_totals_ = {};
+  top_draws_ = {};
+  found_scratch_ = {};
+  feasible_scratch_ = {};
+  scored_nodes_ = {};
+  victims_.ReleaseCaches();
+  evaluator_.ReleaseCaches();
+}
+
 std::int64_t Framework::NodeLocalScore(const PodInfo& pod, NodeId id, const NodeInfo& node) const {
   std::int64_t total = 0;
   for (const WeightedScorePlugin& score : scores_) {

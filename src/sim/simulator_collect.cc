@@ -2,16 +2,21 @@
 
 #include "sim/simulator_internal.h"
 
+#include <cassert>
+
 namespace kpsim::engine::internal {
 
 SimulationResult Simulator::Collect() {
   result_.stats.preemption_attempts = framework_.preemption_attempts();
   result_.stats.dry_runs = framework_.dry_runs();
+  // The run is over: the caches and the queue make room for the outcomes.
+  framework_.ReleaseCaches();
+  queue_.Release();
   result_.pods.reserve(model_.pods().size());
   result_.nodes.reserve(model_.nodes().size());
   for (PodInfo& pod : model_.pods()) {
     PodOutcome& out = result_.pods.emplace_back();
-    out.pod = pod.key;
+    out.pod = std::move(pod.key);  // the model is done with it: below, pods are named by outcome
     out.priority = pod.priority;
     out.state = pod.state;
     if (pod.node != kNoId) out.node = model_.node(pod.node).name;
@@ -29,7 +34,9 @@ SimulationResult Simulator::Collect() {
       out.condition = "SchedulingGated";
     }
     if (pod.replacement_of != kNoId) {
-      out.replacement_of = model_.pod(pod.replacement_of).key;
+      // A replacement comes after the pod it replaces, whose outcome is already made.
+      assert(pod.replacement_of.index() + 1 < result_.pods.size());
+      out.replacement_of = result_.pods[pod.replacement_of.index()].pod;
     }
     if (pod.pod.spec.scheduling_group) {
       out.pod_group = pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name;
@@ -98,7 +105,7 @@ SimulationResult Simulator::Collect() {
     out.deleted_at = node.deleted_at;
     out.allocatable = node.allocatable;
     out.requested = node.requested;
-    for (PodId p : node.pods) out.pods.push_back(model_.pod(p).key);
+    for (PodId p : node.pods) out.pods.push_back(result_.pods[p.index()].pod);
     result_.nodes.push_back(std::move(out));
   }
   return std::move(result_);
