@@ -411,8 +411,8 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
   // The visit: potential nodes in node order from the offset-th one, circularly.
   const std::int32_t start = s.potential.Select(offset_rank + 1);
   auto visit_rank = [&](std::int32_t pos) { return (pos - start + n) % n; };
-  // A count seen from `start`: what lies before it, asked once (each question is a walk of the
-  // tree, a cache miss a level at 100,000 nodes).
+  // A count seen from `start`: what lies before it, asked of the tree once rather than per
+  // question.
   struct FromStart {
     const PositionCounts& counts;
     std::int64_t before;
