@@ -5,8 +5,9 @@
 // vectorise. selectHost's reservoir sampling draws once per tied node (rand.Intn(cntOfMaxScore)
 // in kube-scheduler's selectHost), so at thousands of nodes a scheduling cycle draws thousands of
 // numbers (read as a block by PickAmongTop); libstdc++'s twist (a conditional per word, not
-// vectorised) was 13 % of SchedulingBasic 5000 / 50k and this one is about a third of its cost. Parameters from Matsumoto and Nishimura's
-// mt19937-64.c (the values [rand.mersenne.twister] names for mt19937_64).
+// vectorised) was 13 % of SchedulingBasic 5000 / 50k and this one is about a third of its cost.
+// Parameters from Matsumoto and Nishimura's mt19937-64.c (the values [rand.mersenne.twister]
+// names for mt19937_64).
 
 #include <algorithm>
 #include <array>
