@@ -7,9 +7,12 @@
 // result). Internal to src/sim.
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <queue>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -23,12 +26,8 @@
 #include "scheduler/framework.h"
 #include "sim/explain.h"
 #include "snapshot/cluster.h"
-#include <deque>
-#include <string>
-#include <vector>
 
 namespace kpsim::engine::internal {
-
 
 // kStep: `ClusterState::steps[index]`; kHousekeeping: the kubelet's eviction manager on
 // `pressures_[index]`; kPressureOver: that pressure's condition and taint end.
