@@ -5,7 +5,8 @@
 # With REF_CACHE=DIR the reference outputs are kept in DIR and reused (the reference binary and the
 # inputs must not change between runs).
 # Extra inputs (e.g. tools/gen_realistic.py --nodes 3000, tools/gen_scheduler_perf.py
-# preemption-basic) run with the default flags.
+# preemption-basic) run with the default flags, with GenericWorkload on and with the sampled
+# candidate search.
 set -u
 ref=$1 new=$2
 shift 2
@@ -57,6 +58,7 @@ done
 for f in "$@"; do
   compare "$f" "$f"
   compare "$f --feature-gates GenericWorkload=true" --feature-gates GenericWorkload=true "$f"
+  compare "$f --candidate-sampling kubernetes --seed 7" --candidate-sampling kubernetes --seed 7 "$f"
 done
 echo "$count runs compared, $([[ $fail == 0 ]] && echo identical || echo 'SOME DIFFER')"
 exit $fail

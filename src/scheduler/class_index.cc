@@ -8,8 +8,10 @@
 // two with `disable_caches`.
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -448,30 +450,52 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
   // The violating list ends at its numCandidates-th.
   const std::int32_t violating_last = violating_seen > m ? kth(violating_counts, m) : last;
   // pickOneNodeForPreemption over the lists (violating none first, each in visit order; the
-  // first wins a full tie): the best of the visited ranges, the first range first.
-  std::vector<const Candidate*> ranked;
-  auto take = [&](BestKeys& keys, std::int32_t until) {
-    std::array<std::pair<std::int32_t, std::int32_t>, 2> ranges{{{start, n}, {0, start}}};
-    if (until >= start) ranges = {{{start, until + 1}, {0, 0}}};
-    else if (until >= 0) ranges[1].second = until + 1;
-    std::vector<CandidateKey> taken;
-    while (ranked.size() < PreemptionDecision::kCandidatesShown) {
-      const CandidateKey a = keys.Best(ranges[0].first, ranges[0].second);
-      const CandidateKey b = keys.Best(ranges[1].first, ranges[1].second);
-      const bool b_wins = !BestKeys::IsAbsent(b) && (BestKeys::IsAbsent(a) || b.scores > a.scores);
-      const CandidateKey& best = b_wins ? b : a;
-      if (BestKeys::IsAbsent(best)) break;
-      ranked.push_back(&index.CandidateOf(index.entries[model_.node_at_position(best.pos)]));
-      taken.push_back(best);
-      keys.Clear(best.pos);
+  // first wins a full tie): the best keys of the visited ranges, best first. A list's range is one
+  // or two runs of positions (the visit wraps at the end of the node order); the next best after
+  // a run's best lies in one of the two runs it splits that run into, so the ranking asks the
+  // trees a few range questions and changes nothing.
+  std::array<const Candidate*, PreemptionDecision::kCandidatesShown> ranked{};
+  std::size_t ranked_count = 0;
+  auto take = [&](const BestKeys& keys, std::int32_t until) {
+    struct Run {
+      const CandidateKey* best;
+      std::int32_t first, end;  // positions [first, end)
+      int order;  // 0 for the run from `start`, 1 for the one after the wrap: the visit's order
+    };
+    std::array<Run, 2 + 2 * PreemptionDecision::kCandidatesShown> runs{};
+    std::size_t run_count = 0;
+    auto add = [&](std::int32_t first, std::int32_t end, int order) {
+      const CandidateKey& best = keys.Best(first, end);
+      if (!BestKeys::IsAbsent(best)) runs.at(run_count++) = Run{&best, first, end, order};
+    };
+    auto before = [](const Run& a, const Run& b) {
+      if (a.best->scores != b.best->scores) return a.best->scores > b.best->scores;
+      return a.order != b.order ? a.order < b.order : a.best->pos < b.best->pos;
+    };
+    if (until >= start) {
+      add(start, until + 1, 0);
+    } else {
+      add(start, n, 0);
+      add(0, until >= 0 ? until + 1 : start, 1);
     }
-    for (const CandidateKey& key : taken) keys.Set(key.pos, key);
+    while (ranked_count < ranked.size() && run_count > 0) {
+      std::size_t pick = 0;
+      for (std::size_t i = 1; i < run_count; ++i) {
+        if (before(runs[i], runs[pick])) pick = i;
+      }
+      const Run run = runs[pick];
+      runs[pick] = runs[--run_count];
+      ranked.at(ranked_count++) = &index.CandidateOf(index.entries[model_.node_at_position(run.best->pos)]);
+      if (ranked_count == ranked.size()) break;
+      add(run.first, run.best->pos, run.order);
+      add(run.best->pos + 1, run.end, run.order);
+    }
   };
   if (clean > 0) take(s.clean_keys, last);
   if (violating > 0) take(s.violating_keys, violating_last);
   dry_runs_ += visited - np;  // the caller counted every potential node
   SetPreemptionFound(d, fit_error, *ranked.front());
-  d.record = MakePodDecision(model_, pod, ranked, clean + violating, visited);
+  d.record = MakePodDecision(model_, pod, std::span(ranked.data(), ranked_count), clean + violating, visited);
   return d;
 }
 

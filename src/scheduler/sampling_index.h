@@ -55,45 +55,44 @@ class PositionCounts {
   std::int64_t total_ = 0;
 };
 
-// The best CandidateKey (the least by CandidateKey::operator<) of a range of positions.
+// The best CandidateKey (the least by CandidateKey::operator<) of a range of positions: a
+// segment tree over the positions. An absent position holds a key worse than every real one
+// (scores[0] is a score no candidate reaches), so the tree compares by operator< alone.
 class BestKeys {
  public:
   explicit BestKeys(std::size_t n) {
     while (size_ < n) size_ <<= 1;
-    tree_.assign(2 * size_, Absent());
+    tree_.assign(2 * size_, kAbsent);
   }
   void Set(std::int32_t pos, const CandidateKey& key) {
     std::size_t i = size_ + static_cast<std::size_t>(pos);
     tree_[i] = key;
-    for (i >>= 1; i > 0; i >>= 1) tree_[i] = Better(tree_[2 * i + 1], tree_[2 * i]) ? tree_[2 * i + 1] : tree_[2 * i];
+    for (i >>= 1; i > 0; i >>= 1) tree_[i] = tree_[2 * i + 1] < tree_[2 * i] ? tree_[2 * i + 1] : tree_[2 * i];
   }
-  void Clear(std::int32_t pos) { Set(pos, Absent()); }
-  static bool IsAbsent(const CandidateKey& k) { return k.scores[0] == std::numeric_limits<std::int64_t>::min(); }
-  // The best key of positions [first, last), absent if none.
-  CandidateKey Best(std::int32_t first, std::int32_t last) const {
-    CandidateKey best = Absent();
-    if (first >= last) return best;
+  void Clear(std::int32_t pos) { Set(pos, kAbsent); }
+  static bool IsAbsent(const CandidateKey& k) { return k.scores[0] == kAbsent.scores[0]; }
+  // The best key of positions [first, last), absent if none. The reference stays valid until
+  // the next Set or Clear.
+  const CandidateKey& Best(std::int32_t first, std::int32_t last) const {
+    const CandidateKey* best = &kAbsent;
+    if (first >= last) return *best;
     for (std::size_t l = size_ + static_cast<std::size_t>(first), r = size_ + static_cast<std::size_t>(last); l < r;
          l >>= 1, r >>= 1) {
-      if ((l & 1) != 0 && Better(tree_[l], best)) best = tree_[l];
+      if ((l & 1) != 0 && tree_[l] < *best) best = &tree_[l];
       if ((l & 1) != 0) ++l;
-      if ((r & 1) != 0 && Better(tree_[--r], best)) best = tree_[r];
+      if ((r & 1) != 0 && tree_[--r] < *best) best = &tree_[r];
     }
-    return best;
+    return *best;
   }
   std::size_t Bytes() const { return tree_.capacity() * sizeof(CandidateKey); }
 
  private:
-  static CandidateKey Absent() {
+  static constexpr CandidateKey kAbsent = [] {
     CandidateKey k;
     k.scores.fill(std::numeric_limits<std::int64_t>::min());
     k.pos = std::numeric_limits<std::int32_t>::max();
     return k;
-  }
-  static bool Better(const CandidateKey& a, const CandidateKey& b) {
-    if (IsAbsent(a)) return false;
-    return IsAbsent(b) || a < b;
-  }
+  }();
   std::size_t size_ = 1;
   std::vector<CandidateKey> tree_;
 };
