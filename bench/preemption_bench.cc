@@ -9,7 +9,8 @@
 // benchmark::Counter::kIsRate (per CPU second), s/attempt (CPU time per scheduling attempt, the
 // inverse of decisions/s), preemptions (PostFilter runs, pod-group preemptions included) and
 // peak RSS of the process (VmHWM, MiB; run one benchmark per process to read it per shape) and,
-// for Simulate, the simulation's own peak above its input (simPeak_MiB, and per input pod).
+// for Simulate, the simulation's own peak above its input (simPeak_MiB, and per input pod) and
+// the fresh pages it touched (faulted_MiB: above simPeak, memory given back and taken again).
 
 #include <cstdint>
 #include <cstdio>
@@ -274,6 +275,7 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile,
   // decoded objects and the admitted state, which the benchmark holds throughout).
   const bool peak_reset = bench::ResetPeakRss();
   const double rss_before = bench::RssMiB();
+  const long faults_before = bench::MinorFaults();
   bench::ProfileSection(true);
   for (auto _ : state) {
     SimulationResult result = Simulate(p.admission.state, options);
@@ -282,6 +284,10 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile,
   }
   bench::ProfileSection(false);
   const double iterations = static_cast<double>(state.iterations());
+  // The fresh pages the runs touched (4 KiB each), per run: above simPeak_MiB, memory went back
+  // to the system and was taken again.
+  state.counters["faulted_MiB"] =
+      static_cast<double>(bench::MinorFaults() - faults_before) * 4096 / (1024.0 * 1024.0) / iterations;
   state.counters["pods/s"] =
       benchmark::Counter(static_cast<double>(p.pods) * iterations, benchmark::Counter::kIsRate);
   state.counters["decisions/s"] =
