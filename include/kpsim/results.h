@@ -18,6 +18,7 @@
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/sim_time.h"
+#include "kpsim/sparse_string.h"
 
 namespace kpsim {
 
@@ -38,19 +39,20 @@ std::string_view EventReasonName(EventReason r);
 struct SimEvent {
   SimTime time{};
   EventReason reason = EventReason::kScheduled;
+  bool pdb_violation = false;  // Preempted only
+  // ScenarioStep (and what a step caused: Created, Deleted, Evicted): the step's index in its
+  // Scenario's spec.steps (see `scenario` and `action` below).
+  int step_index = -1;
   std::string pod;   // "ns/name"
   std::string node;  // empty = none (null in JSON)
   // Preempted only.
-  std::string by;        // the preemptor "ns/name"
-  std::string by_group;  // the preemptor's pod group "ns/name", when group-caused
-  bool pdb_violation = false;
-  std::string victim_group;  // set when the victim went as part of a disruptionMode `all` group
+  std::string by;             // the preemptor "ns/name"
+  SparseString by_group;      // the preemptor's pod group "ns/name", when group-caused
+  SparseString victim_group;  // set when the victim went as part of a disruptionMode `all` group
   std::string message;
-  // ScenarioStep (and what a step caused: Created, Deleted, Evicted): the Scenario's name, the
-  // step's index in its spec.steps and its action ("cordon", ...).
-  std::string scenario;
-  int step_index = -1;
-  std::string action;
+  // ScenarioStep (and what a step caused): the Scenario's name and the step's action ("cordon", ...).
+  SparseString scenario;
+  SparseString action;
   std::int64_t round = 0;  // the scheduling attempt (cycle) that produced it, 1-based; 0 = none
   // Aggregation, as the Events API does it (client-go's EventCorrelator): repeats of an identical
   // FailedScheduling event (same pod, node and message) bump `count` and `last_time` of the first
@@ -66,16 +68,16 @@ struct PodOutcome {
   std::string pod;  // "ns/name"
   std::int32_t priority = 0;
   PodState state = PodState::kPending;
-  std::string node;            // where it runs / ran; empty if never bound
-  std::string nominated_node;  // empty if none
-  std::string reason;          // for pending pods: why (the last FailedScheduling message)
-  std::string replacement_of;  // for pods created by a controller to replace a victim
-  std::string pod_group;       // "ns/name" of its PodGroup, if any
+  std::string node;              // where it runs / ran; empty if never bound
+  SparseString nominated_node;   // empty if none
+  SparseString reason;           // for pending pods: why (the last FailedScheduling message)
+  SparseString replacement_of;   // for pods created by a controller to replace a victim
+  SparseString pod_group;        // "ns/name" of its PodGroup, if any
   std::optional<SimTime> scheduled_at;
   std::optional<SimTime> deleted_at;
   // The reason of a pending pod's PodScheduled condition when it is not the scheduler's
   // (kubectl's STATUS): "SchedulingGated" while spec.schedulingGates is not empty; else empty.
-  std::string condition;
+  SparseString condition;
   // For the disruption figures (not in the pods[] JSON): what it requests (pods=1 included) and
   // its spec.priorityClassName ("" without one).
   ResourceList requests;

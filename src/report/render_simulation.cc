@@ -293,8 +293,8 @@ class TextWriter {
         return fmt::format("FailedScheduling {}: {}", e.pod, e.message);
       case EventReason::kPreempted: {
         std::string line = fmt::format("Preempted {} on {} by {}", e.pod, e.node, e.by);
-        if (!e.by_group.empty()) line += fmt::format(" (pod group {})", e.by_group);
-        if (!e.victim_group.empty()) line += fmt::format(", with its pod group {}", e.victim_group);
+        if (!e.by_group.empty()) line += fmt::format(" (pod group {})", e.by_group.str());
+        if (!e.victim_group.empty()) line += fmt::format(", with its pod group {}", e.victim_group.str());
         if (e.pdb_violation) line += " [violates a PodDisruptionBudget]";
         return line;
       }
@@ -596,9 +596,9 @@ class TextWriter {
     if (pending.empty()) out_ += "  (none)\n";
     for (const PodOutcome* p : pending) {
       out_ += fmt::format("  {} (priority {}{})", p->pod, p->priority,
-                          p->condition.empty() ? "" : ", " + p->condition);
+                          p->condition.empty() ? "" : ", " + p->condition.str());
       if (!p->nominated_node.empty()) out_ += fmt::format(", nominated to {}", p->nominated_node);
-      out_ += p->reason.empty() ? "\n" : ": " + p->reason + "\n";
+      out_ += p->reason.empty() ? "\n" : ": " + p->reason.str() + "\n";
     }
   }
 

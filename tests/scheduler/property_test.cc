@@ -300,7 +300,7 @@ TEST(DefaultProfilePropertyTest, NoTwoRunningPodsOfANodeHoldConflictingHostPorts
     for (const PodOutcome& p : run.result.pods) {
       if (p.state != PodState::kRunning) continue;
       const auto it = run.input_pods.find(p.pod);
-      const std::string owner = it != run.input_pods.end() ? p.pod : p.replacement_of;
+      const std::string owner = it != run.input_pods.end() ? p.pod : p.replacement_of.str();
       const auto src = run.input_pods.find(owner);
       if (src == run.input_pods.end()) continue;
       for (const HostPort& port : src->second->spec.host_ports) {
