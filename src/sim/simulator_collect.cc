@@ -4,6 +4,10 @@
 
 #include <cassert>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace kpsim::engine::internal {
 
 SimulationResult Simulator::Collect() {
@@ -12,6 +16,11 @@ SimulationResult Simulator::Collect() {
   // The run is over: the caches and the queue make room for the outcomes.
   framework_.ReleaseCaches();
   queue_.Release();
+#if defined(__GLIBC__)
+  // What they held is thousands of small blocks amid the heap, which the outcomes' one large
+  // block (mapped on its own) cannot reuse: hand their pages back, or the peak keeps them.
+  malloc_trim(0);
+#endif
   result_.pods.reserve(model_.pods().size());
   result_.nodes.reserve(model_.nodes().size());
   for (PodInfo& pod : model_.pods()) {
