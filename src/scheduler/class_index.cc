@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <limits>
 #include <set>
 #include <span>
@@ -457,6 +458,7 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
   std::array<const Candidate*, PreemptionDecision::kCandidatesShown> ranked{};
   std::size_t ranked_count = 0;
   auto take = [&](const BestKeys& keys, std::int32_t until) {
+    if (ranked_count == ranked.size()) return;
     struct Run {
       const CandidateKey* best;
       std::int32_t first, end;  // positions [first, end)
@@ -494,6 +496,7 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
   if (clean > 0) take(s.clean_keys, last);
   if (violating > 0) take(s.violating_keys, violating_last);
   dry_runs_ += visited - np;  // the caller counted every potential node
+  assert(ranked_count > 0 && "a list with candidates in its range has a best key there");
   SetPreemptionFound(d, fit_error, *ranked.front());
   d.record = MakePodDecision(model_, pod, std::span(ranked.data(), ranked_count), clean + violating, visited);
   return d;
