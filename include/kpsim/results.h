@@ -84,11 +84,19 @@ struct PodOutcome {
   std::string priority_class;
 };
 
+// A decision record (and a node's outcome) names pods, nodes, pod groups and PodDisruptionBudgets
+// by their index in the SimulationResult that holds it (`pods`, `nodes`, `groups`, `pdb_names`),
+// not by copies of their names: a long run keeps thousands of records, and a handful of
+// allocations each (rather than one per name) keeps recording them cheap.
+// `SimulationResult::PodName()` etc. resolve them.
+using ResultIndex = std::int32_t;
+inline constexpr ResultIndex kNoIndex = -1;
+
 struct NodeOutcome {
   std::string node;
   ResourceList allocatable;
   ResourceList requested;  // by the pods still on it at the end (running and terminating)
-  std::vector<std::string> pods;  // "ns/name", in bind order
+  std::vector<ResultIndex> pods;  // the pods on it (SimulationResult::pods), in bind order
   // When a Scenario step added the node to the cluster or deleted it (the last time of each);
   // a node deleted and not added again since is no longer in the cluster at the end.
   std::optional<SimTime> added_at;
@@ -112,13 +120,6 @@ struct GroupOutcome {
   std::string state;
   std::string message;  // the group's last scheduling failure, verbatim
 };
-
-// A decision record names pods, nodes, pod groups and PodDisruptionBudgets by their index in the
-// SimulationResult that holds it (`pods`, `nodes`, `groups`, `pdb_names`), not by copies of their
-// names: a long run keeps thousands of records, and a handful of allocations each (rather than
-// one per name) keeps recording them cheap. `SimulationResult::PodName()` etc. resolve them.
-using ResultIndex = std::int32_t;
-inline constexpr ResultIndex kNoIndex = -1;
 
 // One value a preemption candidate is compared on: a row of the engine's tie-breaker table
 // (pickOneNodeForPreemption's, or the book's `better`), in the table's order.

@@ -366,7 +366,7 @@ SimulationResult Runner::Run() {
     for (int pod : rec.bind_order) {
       const auto& request = state_.pod(pod).request;
       for (size_t dim = 0; dim < requested.size(); ++dim) requested[dim] += request[dim];
-      outcome.pods.push_back(state_.pod(pod).key);
+      outcome.pods.push_back(pod);  // result_.pods holds the pods in the state's order
     }
     outcome.requested = state_.ToResourceList(requested);
     outcome.requested.pods = static_cast<std::int64_t>(rec.bind_order.size());

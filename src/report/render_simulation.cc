@@ -131,12 +131,19 @@ Json PodJson(const PodOutcome& p) {
   return out;
 }
 
-Json NodeJson(const NodeOutcome& n) {
+// The names of `pods` (indices of sim.pods), as a JSON array.
+Json PodNamesJson(const SimulationResult& sim, const std::vector<ResultIndex>& pods) {
+  Json out = Json::array();
+  for (ResultIndex pod : pods) out.push_back(sim.PodName(pod));
+  return out;
+}
+
+Json NodeJson(const SimulationResult& sim, const NodeOutcome& n) {
   Json out = Json::object();
   out["node"] = n.node;
   out["allocatable"] = render::ResourcesJson(n.allocatable);
   out["requested"] = render::ResourcesJson(n.requested);
-  out["pods"] = n.pods;
+  out["pods"] = PodNamesJson(sim, n.pods);
   if (n.added_at.has_value()) out["addedAt"] = render::SecondsJson(*n.added_at);
   if (n.deleted_at.has_value()) out["deletedAt"] = render::SecondsJson(*n.deleted_at);
   return out;
@@ -162,13 +169,6 @@ Json GroupJson(const GroupOutcome& g) {
 Json TieBreakerJson(const TieBreakerValue& t) {
   if (t.is_time) return WallTime{t.value}.ToRfc3339();
   return t.value;
-}
-
-// The names of `pods` (indices of sim.pods), as a JSON array.
-Json PodNamesJson(const SimulationResult& sim, const std::vector<ResultIndex>& pods) {
-  Json out = Json::array();
-  for (ResultIndex pod : pods) out.push_back(sim.PodName(pod));
-  return out;
 }
 
 Json CandidateJson(const SimulationResult& sim, const DecisionCandidate& c) {
@@ -515,7 +515,7 @@ class TextWriter {
     std::vector<Row> rows = {{"NODE", "CPU", "MEMORY", "PODS", "RUNNING"}};
     for (const NodeOutcome& n : sim.nodes) {
       std::string names;
-      for (const std::string& p : n.pods) names += (names.empty() ? "" : ", ") + p;
+      for (ResultIndex p : n.pods) names += (names.empty() ? "" : ", ") + sim.PodName(p);
       std::string node = n.node;
       if (n.added_at) node += fmt::format(" (added at {}s)", render::SecondsText(*n.added_at, 0));
       if (n.deleted_at) node += fmt::format(" (deleted at {}s)", render::SecondsText(*n.deleted_at, 0));
@@ -689,7 +689,7 @@ std::string RenderSimulationJson(const RunReport& report) {
   for (const PodOutcome& p : sim.pods) pods.push_back(PodJson(p));
   out["pods"] = std::move(pods);
   Json nodes = Json::array();
-  for (const NodeOutcome& n : sim.nodes) nodes.push_back(NodeJson(n));
+  for (const NodeOutcome& n : sim.nodes) nodes.push_back(NodeJson(sim, n));
   out["nodes"] = std::move(nodes);
   Json groups = Json::array();
   for (const GroupOutcome& g : sim.groups) groups.push_back(GroupJson(g));

@@ -114,7 +114,8 @@ SimulationResult Simulator::Collect() {
     out.deleted_at = node.deleted_at;
     out.allocatable = node.allocatable;
     out.requested = node.requested;
-    for (PodId p : node.pods) out.pods.push_back(result_.pods[p.index()].pod);
+    out.pods.reserve(node.pods.size());
+    for (PodId p : node.pods) out.pods.push_back(static_cast<ResultIndex>(p.index()));
     result_.nodes.push_back(std::move(out));
   }
   return std::move(result_);

@@ -175,7 +175,9 @@ void ExpectSameAsReference(const RandomCase& c, Coverage& coverage) {
   ASSERT_EQ(messages, reference.log);
   ASSERT_EQ(result.attempt_cap_reached, reference.cap_reached);
   for (const NodeOutcome& node : result.nodes) {
-    ASSERT_EQ(node.pods, reference.PodsOn(node.node)) << node.node;
+    std::vector<std::string> names;
+    for (ResultIndex p : node.pods) names.push_back(result.PodName(p));
+    ASSERT_EQ(names, reference.PodsOn(node.node)) << node.node;
   }
   coverage.evictions += static_cast<int>(evictions.size());
   coverage.stuck += static_cast<int>(stuck.size());

@@ -62,7 +62,7 @@ SimulationResult Cascade(
   node.allocatable.memory = 4LL << 30;
   node.allocatable.pods = 110;
   node.requested.milli_cpu = 1500;
-  node.pods = {api};
+  node.pods = {1};  // r.pods[1], the api pod
   r.nodes.push_back(node);
   r.end_time = Seconds(30);
   r.end_reason = "quiescent";

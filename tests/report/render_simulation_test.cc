@@ -50,7 +50,7 @@ SimulationResult Cascade() {
   node.requested.milli_cpu = 1500;
   node.requested.memory = 512LL << 20;
   node.requested.pods = 1;
-  node.pods = {"default/api"};
+  node.pods = {1};  // r.pods[1], default/api
   r.nodes.push_back(node);
   r.end_time = Seconds(30.0015);
   r.end_reason = "quiescent";

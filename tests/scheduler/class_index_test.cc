@@ -44,7 +44,7 @@ std::string Dump(const SimulationResult& r) {
   }
   for (const NodeOutcome& n : r.nodes) {
     out << "N " << n.node << " " << n.requested.milli_cpu << " " << n.requested.pods;
-    for (const std::string& p : n.pods) out << " " << p;
+    for (ResultIndex p : n.pods) out << " " << r.PodName(p);
     out << "\n";
   }
   // The decision records: the ranked candidates, the counts and the deciding tie-breaker.

@@ -167,7 +167,7 @@ std::string Dump(const SimulationResult& r, bool include_dry_runs = true) {
     res(n.allocatable);
     out << " ";
     res(n.requested);
-    for (const std::string& p : n.pods) out << " " << p;
+    for (ResultIndex p : n.pods) out << " " << r.PodName(p);
     out << "\n";
   }
   out << "S " << r.stats.scheduling_attempts << " " << r.stats.preemption_attempts << " "
