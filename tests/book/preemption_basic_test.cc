@@ -71,7 +71,7 @@ TEST(BookPreemptionBasicTest, EachPreemptorTakesTheNextNodeByNameAndVictimsGetSt
   EXPECT_EQ(scheduled, kNodes);
   EXPECT_EQ(stuck, 3 * kNodes);
   // The pod put back on every node is the first by name.
-  EXPECT_EQ(result.nodes[0].pods.front(), "default/low-node-00000-0");
+  EXPECT_EQ(result.PodName(result.nodes[0].pods.front()), "default/low-node-00000-0");
   EXPECT_EQ(result.nodes[0].pods.size(), 2u);
 }
 

@@ -237,7 +237,9 @@ TEST(BookSimulateTest, PreboundPodsMayOverCommitAndStayRunning) {
   EXPECT_TRUE(result.events.empty());
   ASSERT_EQ(result.nodes.size(), 1u);
   EXPECT_EQ(result.nodes[0].requested.milli_cpu, 1600);
-  EXPECT_THAT(result.nodes[0].pods, ElementsAre("default/x", "default/y"));
+  std::vector<std::string> on_node;
+  for (ResultIndex p : result.nodes[0].pods) on_node.push_back(result.PodName(p));
+  EXPECT_THAT(on_node, ElementsAre("default/x", "default/y"));
   EXPECT_EQ(OutcomeOf(result, "default/ghost").state, PodState::kPending);
 }
 
