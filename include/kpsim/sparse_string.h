@@ -42,6 +42,7 @@ class SparseString {
   std::size_t size() const { return str().size(); }
 
   friend bool operator==(const SparseString& a, const SparseString& b) { return a.str() == b.str(); }
+  friend bool operator==(const SparseString& a, const std::string& b) { return a.str() == b; }
   friend bool operator==(const SparseString& a, std::string_view b) { return std::string_view(a.str()) == b; }
   friend bool operator==(const SparseString& a, const char* b) { return std::string_view(a.str()) == b; }
   friend std::ostream& operator<<(std::ostream& out, const SparseString& s) { return out << s.str(); }

@@ -60,5 +60,20 @@ TEST(SparseStringTest, CopiesAreDeepAndMovesLeaveEmpty) {
   EXPECT_TRUE(SparseString() == SparseString(""));
 }
 
+// Compares with every string type, either side first, as std::string does.
+TEST(SparseStringTest, ComparesWithStrings) {
+  const SparseString s = "default/a";
+  const std::string same = "default/a";
+  const std::string other = "default/b";
+  EXPECT_TRUE(s == same);
+  EXPECT_TRUE(same == s);
+  EXPECT_TRUE(s != other);
+  EXPECT_TRUE(s == std::string_view("default/a"));
+  EXPECT_TRUE(std::string_view("default/b") != s);
+  EXPECT_TRUE(s == "default/a");
+  EXPECT_TRUE("default/b" != s);
+  EXPECT_TRUE(SparseString() == std::string());
+}
+
 }  // namespace
 }  // namespace kpsim
