@@ -3,6 +3,7 @@
 // Helpers shared by the benchmark binaries (bench/*.cc).
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -42,6 +43,12 @@ inline bool ResetPeakRss() {
 inline long MinorFaults() {
   rusage usage{};
   return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt : 0;
+}
+
+// The size of a page, in bytes (4096 where the system does not say).
+inline long PageBytes() {
+  const long bytes = sysconf(_SC_PAGESIZE);
+  return bytes > 0 ? bytes : 4096;
 }
 
 // Profiling only the measured code: with KPSIM_PERF_CTL naming perf's control fifo, e.g.

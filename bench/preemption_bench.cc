@@ -284,10 +284,10 @@ void BM_Simulate(benchmark::State& state, std::string shape, Profile profile,
   }
   bench::ProfileSection(false);
   const double iterations = static_cast<double>(state.iterations());
-  // The fresh pages the runs touched (4 KiB each), per run: above simPeak_MiB, memory went back
-  // to the system and was taken again.
-  state.counters["faulted_MiB"] =
-      static_cast<double>(bench::MinorFaults() - faults_before) * 4096 / (1024.0 * 1024.0) / iterations;
+  // The fresh pages the runs touched, per run: above simPeak_MiB, memory went back to the system
+  // and was taken again.
+  state.counters["faulted_MiB"] = static_cast<double>(bench::MinorFaults() - faults_before) *
+                                  static_cast<double>(bench::PageBytes()) / (1024.0 * 1024.0) / iterations;
   state.counters["pods/s"] =
       benchmark::Counter(static_cast<double>(p.pods) * iterations, benchmark::Counter::kIsRate);
   state.counters["decisions/s"] =

@@ -22,7 +22,7 @@ class SparseString {
   SparseString(const SparseString& other) : text_(other.text_ ? std::make_unique<std::string>(*other.text_) : nullptr) {}
   SparseString(SparseString&&) noexcept = default;
   SparseString& operator=(const SparseString& other) {
-    if (this != &other) text_ = other.text_ ? std::make_unique<std::string>(*other.text_) : nullptr;
+    if (this != &other) *this = SparseString(other);
     return *this;
   }
   SparseString& operator=(SparseString&&) noexcept = default;
