@@ -28,7 +28,7 @@ PUBLIC_HEADERS = {
     "kpsim/api/duration.h": "api",
     "kpsim/api/quota.h": "api",
     "kpsim/sim_time.h": "results",
-    "kpsim/sparse_string.h": "results",
+    "kpsim/shared_string.h": "results",
     "kpsim/engine_options.h": "results",
     "kpsim/results.h": "results",
     "kpsim/explain.h": "results",

@@ -18,7 +18,7 @@
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/sim_time.h"
-#include "kpsim/sparse_string.h"
+#include "kpsim/shared_string.h"
 
 namespace kpsim {
 
@@ -43,16 +43,18 @@ struct SimEvent {
   // ScenarioStep (and what a step caused: Created, Deleted, Evicted): the step's index in its
   // Scenario's spec.steps (see `scenario` and `action` below).
   int step_index = -1;
-  std::string pod;   // "ns/name"
-  std::string node;  // empty = none (null in JSON)
+  // Names and messages share their text with the model's and with each other's copies (see
+  // SharedString): a pod's name is held once however many events name it.
+  SharedString pod;   // "ns/name"
+  SharedString node;  // empty = none (null in JSON)
   // Preempted only.
-  std::string by;             // the preemptor "ns/name"
-  SparseString by_group;      // the preemptor's pod group "ns/name", when group-caused
-  SparseString victim_group;  // set when the victim went as part of a disruptionMode `all` group
-  std::string message;
+  SharedString by;            // the preemptor "ns/name"
+  SharedString by_group;      // the preemptor's pod group "ns/name", when group-caused
+  SharedString victim_group;  // set when the victim went as part of a disruptionMode `all` group
+  SharedString message;
   // ScenarioStep (and what a step caused): the Scenario's name and the step's action ("cordon", ...).
-  SparseString scenario;
-  SparseString action;
+  SharedString scenario;
+  SharedString action;
   std::int64_t round = 0;  // the scheduling attempt (cycle) that produced it, 1-based; 0 = none
   // Aggregation, as the Events API does it (client-go's EventCorrelator): repeats of an identical
   // FailedScheduling event (same pod, node and message) bump `count` and `last_time` of the first
@@ -65,23 +67,23 @@ enum class PodState : std::uint8_t { kPending, kRunning, kTerminating, kDeleted 
 std::string_view PodStateName(PodState s);
 
 struct PodOutcome {
-  std::string pod;  // "ns/name"
+  SharedString pod;  // "ns/name", sharing the timeline's text
   std::int32_t priority = 0;
   PodState state = PodState::kPending;
-  std::string node;              // where it runs / ran; empty if never bound
-  SparseString nominated_node;   // empty if none
-  SparseString reason;           // for pending pods: why (the last FailedScheduling message)
-  SparseString replacement_of;   // for pods created by a controller to replace a victim
-  SparseString pod_group;        // "ns/name" of its PodGroup, if any
+  SharedString node;             // where it runs / ran; empty if never bound
+  SharedString nominated_node;   // empty if none
+  SharedString reason;           // for pending pods: why (the last FailedScheduling message)
+  SharedString replacement_of;   // for pods created by a controller to replace a victim
+  SharedString pod_group;        // "ns/name" of its PodGroup, if any
   std::optional<SimTime> scheduled_at;
   std::optional<SimTime> deleted_at;
   // The reason of a pending pod's PodScheduled condition when it is not the scheduler's
   // (kubectl's STATUS): "SchedulingGated" while spec.schedulingGates is not empty; else empty.
-  SparseString condition;
+  SharedString condition;
   // For the disruption figures (not in the pods[] JSON): what it requests (pods=1 included) and
   // its spec.priorityClassName ("" without one).
   ResourceList requests;
-  std::string priority_class;
+  SharedString priority_class;
 };
 
 // A decision record (and a node's outcome) names pods, nodes, pod groups and PodDisruptionBudgets

@@ -95,7 +95,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
         // A pod group's preemption is the group's: its pods' requests, not those of the member
         // the event names.
         const bool group = !e.by_group.empty();
-        const std::string& name = group ? e.by_group.str() : e.by;
+        const std::string& name = group ? e.by_group.str() : e.by.str();
         if (name.empty()) break;
         DisruptionCost::Preemptor& p = preemptors[name];
         if (p.name.empty()) {

@@ -338,7 +338,7 @@ class TextWriter {
       }
       case EventReason::kFailedScheduling:
         // The book profile's message already is the chapter's sentence; keep it whole.
-        if (e.message.starts_with(BookName(e.pod))) return e.message;
+        if (e.message.str().starts_with(BookName(e.pod))) return e.message;
         return e.message.empty()
                    ? fmt::format("{} cannot be placed anywhere (and has no one to preempt)",
                                  BookName(e.pod))

@@ -30,7 +30,7 @@ void Simulator::RecordDecision(std::optional<PreemptionDecision> record) {
   result_.decisions.push_back(std::move(*record));
 }
 
-void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message) {
+void Simulator::Emit(EventReason reason, const PodInfo& pod, SharedString node, SharedString message) {
   std::vector<std::size_t>* failures = nullptr;
   if (reason == EventReason::kFailedScheduling) {
     // Mirrors EventCorrelator.EventCorrelate (client-go tools/record/events_cache.go): an event
@@ -49,6 +49,12 @@ void Simulator::Emit(EventReason reason, const PodInfo& pod, std::string node, s
       }
     }
     failures->push_back(result_.events.size());
+  }
+  SharedString& last = last_message_.at(static_cast<std::size_t>(reason));
+  if (last == message) {
+    message = last;
+  } else {
+    last = message;
   }
   SimEvent e;
   e.last_time = now_;
@@ -153,7 +159,7 @@ void Simulator::ProcessTimed(const Timed& t) {
     }
     case TimedKind::kTerminationDone: {
       if (pod.state != PodState::kTerminating) return;
-      const std::string node = pod.node != kNoId ? model_.node(pod.node).name : std::string();
+      const SharedString node = pod.node != kNoId ? model_.node(pod.node).name : SharedString();
       model_.Remove(t.pod, now_);
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("terminated after its grace period of {}s", pod.grace_us / 1'000'000));
@@ -221,6 +227,7 @@ void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int3
 
 void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by,
                                const std::string& by_group, const std::string& node_for_message) {
+  SharedString by_pod_message;
   for (const Victim& v : victims) {
     PodInfo& victim = model_.pod(v.pod);
     if (victim.IsTerminating()) continue;  // already being deleted: no API call
@@ -235,13 +242,19 @@ void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo
     e.by = by.key;
     e.by_group = by_group;
     e.pdb_violation = v.pdb_violating;
-    e.message = by_group.empty()
-                    ? fmt::format("Preempted by pod {} on node {}", by.key, node_for_message)
-                    : fmt::format("Preempted by pod group {} on node {}", by_group, e.node);
+    // A preemptor's victims share one message text (see SharedString).
+    if (!by_group.empty()) {
+      e.message = fmt::format("Preempted by pod group {} on node {}", by_group, e.node);
+    } else {
+      if (by_pod_message.empty()) {
+        by_pod_message = fmt::format("Preempted by pod {} on node {}", by.key, node_for_message);
+      }
+      e.message = by_pod_message;
+    }
     if (v.all_group != kNoId) {
       GroupInfo& all = model_.group(v.all_group);
       e.victim_group = all.key;
-      e.message += fmt::format(" (as part of pod group {}, disruptionMode All)", all.key);
+      e.message = fmt::format("{} (as part of pod group {}, disruptionMode All)", e.message, all.key);
       all.preempted_whole = true;
       for (GroupId leaf : all.leaves) model_.group(leaf).preempted_whole = true;
     }

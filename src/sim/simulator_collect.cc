@@ -23,6 +23,8 @@ SimulationResult Simulator::Collect() {
 #endif
   result_.pods.reserve(model_.pods().size());
   result_.nodes.reserve(model_.nodes().size());
+  // One text per PriorityClass name, shared by its pods' outcomes.
+  std::unordered_map<std::string_view, SharedString> class_names;
   for (PodInfo& pod : model_.pods()) {
     PodOutcome& out = result_.pods.emplace_back();
     out.pod = std::move(pod.key);  // the model is done with it: below, pods are named by outcome
@@ -53,7 +55,12 @@ SimulationResult Simulator::Collect() {
     out.scheduled_at = pod.scheduled_at;
     out.deleted_at = pod.deleted_at;
     out.requests = pod.request;
-    out.priority_class = pod.pod.spec.priority_class_name;
+    const std::string& class_name = pod.pod.spec.priority_class_name;
+    if (!class_name.empty()) {
+      SharedString& shared = class_names[class_name];
+      if (shared.empty()) shared = class_name;
+      out.priority_class = shared;
+    }
   }
   for (const GroupInfo& g : model_.groups()) {
     const GroupInfo& root = model_.group(g.root);

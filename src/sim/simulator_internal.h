@@ -6,6 +6,7 @@
 // simulator_pressure.cc (the kubelet's node-pressure eviction) and simulator_collect.cc (the
 // result). Internal to src/sim.
 
+#include <array>
 #include <algorithm>
 #include <deque>
 #include <optional>
@@ -77,7 +78,10 @@ class Simulator {
                              const std::string& preemptor_key);
   // Queues a pending pod, or its root group when it is scheduled through its group.
   void Enqueue(PodId pod);
-  void Emit(EventReason reason, const PodInfo& pod, std::string node, std::string message);
+  // A timeline event. Its message shares the text of the last message of its reason when the two
+  // are equal ("terminated after its grace period of 0s", a repeated failure), as `pod` and
+  // `node` share the model's names.
+  void Emit(EventReason reason, const PodInfo& pod, SharedString node, SharedString message);
   void RecordDecision(std::optional<PreemptionDecision> record);  // into result_.decisions
   void AddTimed(SimTime at, TimedKind kind, PodId pod, std::int32_t index = -1) {
     if (kind == TimedKind::kTerminationDone) ++terminations_in_flight_;
@@ -180,6 +184,7 @@ class Simulator {
   // The indexes in `result_.events` of each pod's FailedScheduling events, for aggregating
   // repeats.
   IdVector<PodId, std::vector<std::size_t>> failures_;
+  std::array<SharedString, 16> last_message_;  // by EventReason, for Emit's sharing
   std::vector<Pressure> pressures_;
   std::vector<PodId> refused_creates_;  // victims whose controller's create the quota refused
   std::deque<Resize> resizes_;          // deque: StartResize keeps a reference while it adds

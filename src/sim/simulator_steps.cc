@@ -310,7 +310,7 @@ void Simulator::DeleteStep(const TimedStep& timed) {
       return;
     }
     PodInfo& pod = model_.pod(*id);
-    const std::string node = pod.node != kNoId ? model_.node(pod.node).name : std::string();
+    const SharedString node = pod.node != kNoId ? model_.node(pod.node).name : SharedString();
     if (pod.state == PodState::kPending || pod.node == kNoId) {
       // Nothing to terminate on a node (a pending pod, or one bound to a node not in the input).
       pod.in_queue = false;

@@ -272,7 +272,7 @@ void ClusterModel::Classify(PodInfo& info) {
                      // NodePorts: the host ports asked for (in GetHostPorts order).
                      spec.host_ports,
                      // Required pod (anti-)affinity: never shares results.
-                     info.has_pod_affinity ? info.key : std::string()};
+                     info.has_pod_affinity ? info.key.str() : std::string()};
   auto [it, inserted] = class_ids_.try_emplace(std::move(key), static_cast<std::int32_t>(class_ids_.size()));
   info.equivalence_class = it->second;
 }
@@ -708,7 +708,7 @@ void ClusterModel::AddNode(NodeId node_id, const Node& api) {
     if (pod.node != kNoId || pod.state != PodState::kRunning || pod.pod.spec.node_name != node.name) continue;
     pod.bind_seq = ++bind_counter_;
     AddToNode(id, node_id);
-    pod.last_failure.clear();
+    pod.last_failure = SharedString();
     AdjustPdbs(pod, 1, 0);
   }
   ++node_spec_generation_;

@@ -21,6 +21,7 @@
 #include "kpsim/api/types.h"
 #include "kpsim/engine_options.h"
 #include "kpsim/results.h"
+#include "kpsim/shared_string.h"
 #include "kpsim/sim_time.h"
 #include "snapshot/host_ports.h"
 #include "snapshot/ids.h"
@@ -39,7 +40,7 @@ struct PodInfo {
   // (Fields are grouped by size within each part, so that a PodInfo carries little padding: a
   // run at 130,000 nodes keeps 650,000 of them.)
   const Pod& pod;
-  std::string key;   // "ns/name"
+  SharedString key;  // "ns/name", shared with the timeline's events and the outcomes
   PodId id = kNoId;  // its own id in the model
   std::int32_t priority = 0;
   ResourceList request;          // effective requests plus pods=1
@@ -75,17 +76,17 @@ struct PodInfo {
   std::optional<std::int64_t> start_unix_us;  // absolute, for the start-time tie-breakers
   std::optional<SimTime> scheduled_at;
   std::optional<SimTime> deleted_at;
-  std::string last_failure;  // the last FailedScheduling message
+  SharedString last_failure;  // the last FailedScheduling message
 
   // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break).
-  const std::string& uid() const { return pod.meta.uid.empty() ? key : pod.meta.uid; }
+  const std::string& uid() const { return pod.meta.uid.empty() ? key.str() : pod.meta.uid; }
   bool IsBound() const { return node != kNoId; }
   bool IsTerminating() const { return state == PodState::kTerminating; }
 };
 
 struct NodeInfo {
   const Node* api = nullptr;
-  std::string name;
+  SharedString name;  // shared with the timeline's events and the outcomes
   ResourceList allocatable;  // plus `pods` as given
   ResourceList requested;    // sum of bound pods' requests (running and terminating)
   std::int64_t nonzero_cpu = 0;

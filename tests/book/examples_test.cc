@@ -46,7 +46,7 @@ std::vector<std::string> Messages(const SimulationResult& result) {
 
 std::string StateOf(const SimulationResult& result, const std::string& pod) {
   for (const PodOutcome& o : result.pods) {
-    if (o.pod == pod) return std::string(PodStateName(o.state)) + "@" + o.node;
+    if (o.pod == pod) return std::string(PodStateName(o.state)) + "@" + o.node.str();
   }
   return "missing";
 }

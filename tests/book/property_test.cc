@@ -155,10 +155,10 @@ void ExpectSameAsReference(const RandomCase& c, Coverage& coverage) {
   for (const SimEvent& e : result.events) {
     messages.push_back(e.message);
     if (e.reason == EventReason::kPreempted) {
-      evictions.push_back(e.pod + " by " + e.by + " on " + e.node +
+      evictions.push_back(e.pod.str() + " by " + e.by.str() + " on " + e.node.str() +
                           (e.pdb_violation ? " violating" : ""));
     } else if (e.reason == EventReason::kScheduled) {
-      placements.push_back(e.pod + " on " + e.node);
+      placements.push_back(e.pod.str() + " on " + e.node.str());
     } else if (e.reason == EventReason::kFailedScheduling) {
       stuck.push_back(e.pod);
     }

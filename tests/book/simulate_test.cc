@@ -32,7 +32,7 @@ EngineOptions BookOptions(int max_attempts = 1000) {
 std::vector<std::string> EventsOf(const SimulationResult& result, EventReason reason) {
   std::vector<std::string> out;
   for (const SimEvent& e : result.events) {
-    if (e.reason == reason) out.push_back(e.pod + "@" + e.node);
+    if (e.reason == reason) out.push_back(e.pod.str() + "@" + e.node.str());
   }
   return out;
 }

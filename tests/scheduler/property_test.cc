@@ -268,7 +268,7 @@ TEST(DefaultProfilePropertyTest, SchedulerNeverOverCommitsANode) {
         placed[e.pod] = e.node;
         const ResourceList& a = allocatable[e.node];
         const std::string where =
-            e.pod + " on " + e.node + " at " + std::to_string(ToSeconds(e.time));
+            e.pod.str() + " on " + e.node.str() + " at " + std::to_string(ToSeconds(e.time));
         if (req.milli_cpu > 0) {
           EXPECT_LE(u.milli_cpu, a.milli_cpu) << "cpu over-committed: " << where;
         }
@@ -300,7 +300,7 @@ TEST(DefaultProfilePropertyTest, NoTwoRunningPodsOfANodeHoldConflictingHostPorts
     for (const PodOutcome& p : run.result.pods) {
       if (p.state != PodState::kRunning) continue;
       const auto it = run.input_pods.find(p.pod);
-      const std::string owner = it != run.input_pods.end() ? p.pod : p.replacement_of.str();
+      const std::string owner = it != run.input_pods.end() ? p.pod.str() : p.replacement_of.str();
       const auto src = run.input_pods.find(owner);
       if (src == run.input_pods.end()) continue;
       for (const HostPort& port : src->second->spec.host_ports) {

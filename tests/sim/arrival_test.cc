@@ -82,7 +82,7 @@ TEST_F(ArrivalTest, SequentialAppliesLowThenHighAndHighPreemptsLow) {
   EXPECT_EQ(preempted[0].by, "default/high");
   // The order in the timeline: low applied and bound before high arrives.
   std::vector<std::string> order;
-  for (const SimEvent& e : r.events) order.push_back(std::string(EventReasonName(e.reason)) + " " + e.pod);
+  for (const SimEvent& e : r.events) order.push_back(std::string(EventReasonName(e.reason)) + " " + e.pod.str());
   ASSERT_GE(order.size(), 4u);
   EXPECT_EQ(order[0], "Created default/low");
   EXPECT_EQ(order[1], "Scheduled default/low");
@@ -102,11 +102,11 @@ TEST_F(ArrivalTest, ConsecutivePodsOfOneControllerArriveAsOneApply) {
   for (const char* pod : {"default/web-1", "default/web-2"}) {
     const auto created = Events(r, EventReason::kCreated, pod);
     ASSERT_EQ(created.size(), 1u) << pod;
-    EXPECT_NE(created[0].message.find("apply 1 of 2"), std::string::npos) << created[0].message;
+    EXPECT_NE(created[0].message.str().find("apply 1 of 2"), std::string::npos) << created[0].message;
   }
   const auto bare = Events(r, EventReason::kCreated, "default/bare");
   ASSERT_EQ(bare.size(), 1u);
-  EXPECT_NE(bare[0].message.find("apply 2 of 2"), std::string::npos);
+  EXPECT_NE(bare[0].message.str().find("apply 2 of 2"), std::string::npos);
 }
 
 TEST_F(ArrivalTest, TheNextApplyWaitsForTerminationsInFlight) {
@@ -135,7 +135,7 @@ TEST_F(ArrivalTest, PodsWithACreationTimestampKeepTheirTime) {
   const auto now = Events(r, EventReason::kCreated, "default/now");
   ASSERT_EQ(now.size(), 1u);
   EXPECT_EQ(now[0].time, SimTime{});
-  EXPECT_NE(now[0].message.find("apply 1 of 1"), std::string::npos);
+  EXPECT_NE(now[0].message.str().find("apply 1 of 1"), std::string::npos);
   EXPECT_EQ(Events(r, EventReason::kPreempted, "default/now").size(), 1u);
 }
 

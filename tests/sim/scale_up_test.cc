@@ -106,7 +106,7 @@ TEST_F(ScaleUpTest, LeastWastePacksAsWorkedByHand) {
   // Without preemption the failures carry no PostFilter message (no DefaultPreemption).
   for (const SimEvent& e : run.result.events) {
     if (e.reason == EventReason::kFailedScheduling) {
-      EXPECT_EQ(e.message.find("preemption"), std::string::npos) << e.message;
+      EXPECT_EQ(e.message.str().find("preemption"), std::string::npos) << e.message;
     }
   }
 }
