@@ -387,13 +387,10 @@ class ClusterModel {
   std::unordered_map<EquivalenceKey, std::int32_t, EquivalenceKeyHash> class_ids_;
   std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
   StaticClassId unconstrained_class_ = -1;  // the static class of pods without constraints
-  // Names to ids, looked up by string_view without building a string (heterogeneous lookup).
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
+  // Names to ids. The keys view the names' shared texts (PodInfo::key, NodeInfo::name), which
+  // never change and outlive the maps, rather than holding a copy of each name.
   template <typename Id>
-  using NameMap = std::unordered_map<std::string, Id, NameHash, std::equal_to<>>;
+  using NameMap = std::unordered_map<std::string_view, Id>;
   NameMap<NodeId> node_ids_;
   NameMap<PodId> pod_ids_;
   std::uint64_t generation_ = 1;
