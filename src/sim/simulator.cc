@@ -31,24 +31,23 @@ void Simulator::RecordDecision(std::optional<PreemptionDecision> record) {
 }
 
 void Simulator::Emit(EventReason reason, const PodInfo& pod, SharedString node, SharedString message) {
-  std::vector<std::size_t>* failures = nullptr;
   if (reason == EventReason::kFailedScheduling) {
     // Mirrors EventCorrelator.EventCorrelate (client-go tools/record/events_cache.go): an event
     // whose key (object, reason, message, source) was recorded before updates that event's count
     // and lastTimestamp instead of creating a new one. The similar-event aggregation that
     // rewrites messages ("(combined from similar events)") is not modelled.
     const PodId id = pod.id;
-    if (!failures_.contains(id)) failures_.resize(id.index() + 1);
-    failures = &failures_[id];
-    for (std::size_t index : *failures) {
-      SimEvent& seen = result_.events[index];
+    if (!failure_chain_.contains(id)) failure_chain_.resize(id.index() + 1, 0);
+    for (std::uint32_t link = failure_chain_[id]; link != 0; link = failure_links_[link - 1].previous) {
+      SimEvent& seen = result_.events[failure_links_[link - 1].event];
       if (seen.node == node && seen.message == message) {
         ++seen.count;
         seen.last_time = now_;
         return;
       }
     }
-    failures->push_back(result_.events.size());
+    failure_links_.push_back({static_cast<std::uint32_t>(result_.events.size()), failure_chain_[id]});
+    failure_chain_[id] = static_cast<std::uint32_t>(failure_links_.size());
   }
   SharedString& last = last_message_.at(static_cast<std::size_t>(reason));
   if (last == message) {

@@ -16,6 +16,8 @@ SimulationResult Simulator::Collect() {
   // The run is over: the caches and the queue make room for the outcomes.
   framework_.ReleaseCaches();
   queue_.Release();
+  failure_chain_ = {};
+  failure_links_ = {};
 #if defined(__GLIBC__)
   // What they held is thousands of small blocks amid the heap, which the outcomes' one large
   // block (mapped on its own) cannot reuse: hand their pages back, or the peak keeps them.

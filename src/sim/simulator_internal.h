@@ -181,9 +181,15 @@ class Simulator {
   SimTime now_{};
   std::int64_t round_ = 0;
   SimulationResult result_;
-  // The indexes in `result_.events` of each pod's FailedScheduling events, for aggregating
-  // repeats.
-  IdVector<PodId, std::vector<std::size_t>> failures_;
+  // Each pod's FailedScheduling events, for aggregating repeats: a chain per pod, from its last
+  // event (`failure_chain_`: 1 + an index into `failure_links_`, 0 = none) back to its first.
+  // (Four bytes per pod and eight per such event, where a vector per pod took 24 and a block.)
+  struct FailureLink {
+    std::uint32_t event;     // index in result_.events
+    std::uint32_t previous;  // the pod's previous link, as in failure_chain_
+  };
+  IdVector<PodId, std::uint32_t> failure_chain_;
+  std::vector<FailureLink> failure_links_;
   std::array<SharedString, 16> last_message_;  // by EventReason, for Emit's sharing
   std::vector<Pressure> pressures_;
   std::vector<PodId> refused_creates_;  // victims whose controller's create the quota refused

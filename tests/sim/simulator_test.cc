@@ -109,6 +109,36 @@ TEST_F(SimulatorTest, FailedSchedulingCarriesThePreemptionMessage) {
             "for pod on node n1, preempting 1 victims");
 }
 
+// The timeline and the outcomes share the model's texts (SharedString) rather than copying a name
+// into every event: what keeps a 130,000-node run's result small.
+TEST_F(SimulatorTest, EventsAndOutcomesShareTheirNamesAndRepeatedMessages) {
+  // Setup: n1 (2 cpu) runs lo1 and lo2 (priority 0, 1 cpu, no grace period); `hi` (priority 10,
+  // 2 cpu) preempts both.
+  AddNode(NodeWithCpu("n1-with-a-long-name", "2").Build());
+  AddPod(MakePod("lo1-with-a-long-name").Node("n1-with-a-long-name").Priority(0).Cpu("1").GracePeriod(0).Build());
+  AddPod(MakePod("lo2-with-a-long-name").Node("n1-with-a-long-name").Priority(0).Cpu("1").GracePeriod(0).Build());
+  AddPod(MakePod("hi").Priority(10).Cpu("2").Build());
+  const SimulationResult r = Run();
+  const auto p1 = Events(r, EventReason::kPreempted, "default/lo1-with-a-long-name");
+  const auto p2 = Events(r, EventReason::kPreempted, "default/lo2-with-a-long-name");
+  const auto d1 = Events(r, EventReason::kDeleted, "default/lo1-with-a-long-name");
+  const auto d2 = Events(r, EventReason::kDeleted, "default/lo2-with-a-long-name");
+  ASSERT_EQ(p1.size(), 1u);
+  ASSERT_EQ(p2.size(), 1u);
+  ASSERT_EQ(d1.size(), 1u);
+  ASSERT_EQ(d2.size(), 1u);
+  EXPECT_EQ(p1[0].message, "Preempted by pod default/hi on node n1-with-a-long-name");
+  EXPECT_TRUE(p1[0].message.SharesTextWith(p2[0].message)) << "one preemptor's victims, one message";
+  EXPECT_TRUE(p1[0].node.SharesTextWith(p2[0].node)) << "the node's name, held once";
+  EXPECT_TRUE(p1[0].pod.SharesTextWith(d1[0].pod)) << "the pod's name, held once";
+  EXPECT_EQ(d1[0].message, "terminated after its grace period of 0s");
+  EXPECT_TRUE(d1[0].message.SharesTextWith(d2[0].message)) << "equal messages in a row are shared";
+  const PodOutcome* lo1 = Outcome(r, "default/lo1-with-a-long-name");
+  ASSERT_NE(lo1, nullptr);
+  EXPECT_TRUE(lo1->pod.SharesTextWith(p1[0].pod));
+  EXPECT_TRUE(lo1->node.SharesTextWith(p1[0].node));
+}
+
 TEST_F(SimulatorTest, ZeroGracePeriodFreesTheNodeAtOnce) {
   OneVictim(/*grace=*/0);
   const SimulationResult r = Run();
