@@ -95,7 +95,7 @@ using ResultIndex = std::int32_t;
 inline constexpr ResultIndex kNoIndex = -1;
 
 struct NodeOutcome {
-  std::string node;
+  SharedString node;  // sharing the timeline's text
   ResourceList allocatable;
   ResourceList requested;  // by the pods still on it at the end (running and terminating)
   std::vector<ResultIndex> pods;  // the pods on it (SimulationResult::pods), in bind order
