@@ -78,7 +78,7 @@ BookState::BookState(const ClusterState& state) {
     rec.ns = NamespaceOf(pod.meta);
     rec.name = pod.meta.name;
     rec.key = rec.ns + "/" + rec.name;
-    rec.display = rec.ns == "default" ? rec.name : rec.key;
+    rec.display = rec.ns == "default" ? rec.name : rec.key.str();
     rec.priority = pod.spec.priority.value_or(0);
     rec.request = to_amounts(pod.spec.requests);
     rec.request[kDimPods] = 1;

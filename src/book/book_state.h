@@ -24,6 +24,7 @@
 
 #include "kpsim/admission.h"
 #include "kpsim/api/types.h"
+#include "kpsim/shared_string.h"
 
 namespace kpsim::book::internal {
 
@@ -40,7 +41,7 @@ inline constexpr int kFixedDims = 4;
 struct PodRec {
   std::string ns;
   std::string name;
-  std::string key;      // "ns/name", the name in events and outcomes
+  SharedString key;     // "ns/name", the name in events and outcomes (their shared text)
   std::string display;  // "name" in namespace default, else "ns/name": the name in messages
   std::int32_t priority = 0;
   Amounts request;        // includes the implicit 1 at `kDimPods`
@@ -50,7 +51,7 @@ struct PodRec {
 };
 
 struct NodeRec {
-  std::string name;
+  SharedString name;  // shared with the events and outcomes that name it
   int name_rank = 0;  // rank of `name` among all node names (the chapter's tie-breaker)
   Amounts allocatable;
   Amounts free;  // allocatable minus the requests of the pods on it (negative when over-committed)
