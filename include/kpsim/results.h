@@ -288,8 +288,8 @@ struct SimulationResult {
 
   // The names behind a decision record's indices (ResultIndex).
   // REQUIRES: a valid index of this result (not kNoIndex).
-  const std::string& PodName(ResultIndex pod) const { return pods.at(static_cast<std::size_t>(pod)).pod; }
-  const std::string& NodeName(ResultIndex node) const {
+  const SharedString& PodName(ResultIndex pod) const { return pods.at(static_cast<std::size_t>(pod)).pod; }
+  const SharedString& NodeName(ResultIndex node) const {
     return nodes.at(static_cast<std::size_t>(node)).node;
   }
   const std::string& GroupName(ResultIndex group) const {
@@ -297,16 +297,16 @@ struct SimulationResult {
   }
   const std::string& PdbName(ResultIndex pdb) const { return pdb_names.at(static_cast<std::size_t>(pdb)); }
   // The preemptor's name: the pod, or for a pod group's decision the group.
-  const std::string& PreemptorName(const PreemptionDecision& d) const {
-    return d.preemptor != kNoIndex ? PodName(d.preemptor) : GroupName(d.pod_group);
+  std::string_view PreemptorName(const PreemptionDecision& d) const {
+    return d.preemptor != kNoIndex ? PodName(d.preemptor).str() : std::string_view(GroupName(d.pod_group));
   }
   // "Pod", "PodGroup" or "CompositePodGroup", and the unit's name.
   std::string_view UnitKind(const DecisionUnit& u) const {
     if (u.group == kNoIndex) return "Pod";
     return groups.at(static_cast<std::size_t>(u.group)).composite ? "CompositePodGroup" : "PodGroup";
   }
-  const std::string& UnitName(const DecisionUnit& u) const {
-    return u.group == kNoIndex ? PodName(u.pods.at(0)) : GroupName(u.group);
+  std::string_view UnitName(const DecisionUnit& u) const {
+    return u.group == kNoIndex ? PodName(u.pods.at(0)).str() : std::string_view(GroupName(u.group));
   }
 };
 

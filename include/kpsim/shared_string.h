@@ -7,12 +7,19 @@
 // plus a heap copy of every name longer than 15 characters. A SharedString takes one pointer, is
 // null when empty, and a copy only counts one more reference to the text it shares.
 //
-// The text never changes once made (there is no mutable access), so sharing it is invisible:
-// values read, compare and assign as the std::string they replace. The count is atomic, so that
+// The text never changes once made (there is no mutable access), so sharing it is invisible.
+// Values read as a std::string_view (str(), and implicitly), compare with every string type,
+// concatenate into a std::string with `+`, and give a std::string copy with string(); the text is
+// one block with its count and size, so a text costs one allocation. The count is atomic, so that
 // values may be copied on different threads (a sweep's runs).
 
 #include <atomic>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
+#include <stdexcept>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -23,9 +30,9 @@ namespace kpsim {
 class SharedString {
  public:
   SharedString() = default;
-  SharedString(std::string text) { Assign(std::move(text)); }  // NOLINT: implicit, as std::string
-  SharedString(std::string_view text) : SharedString(std::string(text)) {}  // NOLINT
-  SharedString(const char* text) : SharedString(std::string(text)) {}      // NOLINT
+  SharedString(std::string_view text) : rep_(Make(text)) {}  // NOLINT: implicit, as std::string
+  SharedString(const std::string& text) : SharedString(std::string_view(text)) {}  // NOLINT
+  SharedString(const char* text) : SharedString(std::string_view(text)) {}         // NOLINT
   SharedString(const SharedString& other) noexcept : rep_(other.rep_) {
     if (rep_ != nullptr) rep_->refs.fetch_add(1, std::memory_order_relaxed);
   }
@@ -40,18 +47,21 @@ class SharedString {
     std::swap(rep_, taken.rep_);
     return *this;
   }
-  SharedString& operator=(std::string text) { return *this = SharedString(std::move(text)); }
   SharedString& operator=(std::string_view text) { return *this = SharedString(text); }
+  SharedString& operator=(const std::string& text) { return *this = SharedString(text); }
   SharedString& operator=(const char* text) { return *this = SharedString(text); }
   ~SharedString() { Release(); }
 
-  // The text ("" when empty); the reference lives as long as this value is not assigned or gone.
-  const std::string& str() const { return rep_ != nullptr ? rep_->text : Empty(); }
-  operator const std::string&() const { return str(); }  // NOLINT: reads as a std::string
-  operator std::string_view() const { return str(); }    // NOLINT
+  // The text ("" when empty); it lives as long as this value is not assigned or gone.
+  std::string_view str() const {
+    return rep_ != nullptr ? std::string_view(rep_->chars, rep_->size) : std::string_view();
+  }
+  operator std::string_view() const { return str(); }  // NOLINT: reads as a string
+  // A copy of the text, where a std::string is wanted.
+  std::string string() const { return std::string(str()); }
+  explicit operator std::string() const { return string(); }
   bool empty() const { return rep_ == nullptr; }
-  std::size_t size() const { return str().size(); }
-  const char* c_str() const { return str().c_str(); }
+  std::size_t size() const { return rep_ != nullptr ? rep_->size : 0; }
 
   // Two values made by copying one another hold the same text (for tests of sharing).
   bool SharesTextWith(const SharedString& other) const { return rep_ == other.rep_; }
@@ -60,22 +70,28 @@ class SharedString {
     return a.rep_ == b.rep_ || a.str() == b.str();
   }
   friend bool operator==(const SharedString& a, const std::string& b) { return a.str() == b; }
-  friend bool operator==(const SharedString& a, std::string_view b) { return std::string_view(a.str()) == b; }
-  friend bool operator==(const SharedString& a, const char* b) { return std::string_view(a.str()) == b; }
+  friend bool operator==(const SharedString& a, std::string_view b) { return a.str() == b; }
+  friend bool operator==(const SharedString& a, const char* b) { return a.str() == b; }
+  friend std::strong_ordering operator<=>(const SharedString& a, const SharedString& b) {
+    return a.str() <=> b.str();
+  }
+  // Concatenation gives a std::string, as std::string's does.
   friend std::string operator+(const SharedString& a, std::string_view b) { return Concat(a.str(), b); }
+  friend std::string operator+(const SharedString& a, const std::string& b) { return Concat(a.str(), b); }
+  friend std::string operator+(const SharedString& a, const char* b) { return Concat(a.str(), b); }
   friend std::string operator+(std::string_view a, const SharedString& b) { return Concat(a, b.str()); }
+  friend std::string operator+(const std::string& a, const SharedString& b) { return Concat(a, b.str()); }
+  friend std::string operator+(const char* a, const SharedString& b) { return Concat(a, b.str()); }
   friend std::ostream& operator<<(std::ostream& out, const SharedString& s) { return out << s.str(); }
 
  private:
+  // One block holds the count, the size and the characters, so that a text costs one allocation
+  // (a std::string inside would take a second one for any text over 15 characters).
   struct Rep {
-    explicit Rep(std::string t) : text(std::move(t)) {}
-    std::atomic<std::uint32_t> refs{1};
-    const std::string text;
+    std::atomic<std::uint32_t> refs;
+    std::uint32_t size;
+    char chars[1];  // the block is allocated for `size` of them
   };
-  static const std::string& Empty() {
-    static const std::string empty;
-    return empty;
-  }
   static std::string Concat(std::string_view a, std::string_view b) {
     std::string out;
     out.reserve(a.size() + b.size());
@@ -83,11 +99,21 @@ class SharedString {
     return out;
   }
   // An empty text is held as no text at all, so that empty() is one comparison.
-  void Assign(std::string text) {
-    if (!text.empty()) rep_ = new Rep(std::move(text));
+  static Rep* Make(std::string_view text) {
+    if (text.empty()) return nullptr;
+    if (text.size() > UINT32_MAX) throw std::length_error("SharedString: a text over 4 GiB");
+    void* block = ::operator new(offsetof(Rep, chars) + text.size());
+    Rep* rep = ::new (block) Rep;
+    rep->refs.store(1, std::memory_order_relaxed);
+    rep->size = static_cast<std::uint32_t>(text.size());
+    std::memcpy(rep->chars, text.data(), text.size());
+    return rep;
   }
   void Release() noexcept {
-    if (rep_ != nullptr && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep_;
+    if (rep_ != nullptr && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      rep_->~Rep();
+      ::operator delete(rep_);
+    }
     rep_ = nullptr;
   }
   Rep* rep_ = nullptr;

@@ -42,13 +42,13 @@ void AddCapacity(const BookState& state, int node_idx, int pod, CandidateOutcome
   internal::Amounts free = node.free;
   for (int q : node.pods_by_priority) {
     const auto& rec = state.pod(q);
-    if (rec.priority >= priority) cand.staying.push_back(PodSlice{rec.key, rec.priority, state.ToResourceList(rec.request)});
+    if (rec.priority >= priority) cand.staying.push_back(PodSlice{rec.key.string(), rec.priority, state.ToResourceList(rec.request)});
   }
   for (auto it = node.pods_by_priority.rbegin(); it != node.pods_by_priority.rend(); ++it) {
     const auto& rec = state.pod(*it);
     if (rec.priority >= priority) break;
     for (std::size_t dim = 0; dim < free.size(); ++dim) free[dim] += rec.request[dim];
-    cand.naive_victims.push_back(rec.key);
+    cand.naive_victims.push_back(rec.key.string());
     if (BookState::Fits(state.pod(pod).request, free)) return;
   }
   cand.naive_victims.clear();
@@ -111,7 +111,7 @@ Expected<ExplainResult> Explain(const ClusterState& cluster, const EngineOptions
     cand.node = state.node(node_idx).name;
     cand.free_after_removal =
         state.ToResourceList(state.FreeWithLowerRemoved(node_idx, p.priority));
-    for (int victim : selection.victims) cand.victims.push_back(state.pod(victim).key);
+    for (int victim : selection.victims) cand.victims.push_back(state.pod(victim).key.string());
     cand.pdb_violations = state.Violations(selection.victims);
     cand.highest_victim_priority = selection.top_victim;
     for (const PutBackStep& step : steps) {

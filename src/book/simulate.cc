@@ -260,7 +260,7 @@ bool Runner::Preempt(int pod) {
   result_.decisions.back().round = round_;
 
   const int node = best->node;
-  const std::string node_name = state_.node(node).name;
+  const SharedString node_name = state_.node(node).name;
   const std::vector<int> victims = cache_[static_cast<size_t>(node)].selection.victims;
   for (int victim : victims) {
     const bool violates = state_.Violations({victim}) > 0;

@@ -145,8 +145,8 @@ std::string VictimSelector::ReasonsText(const Status& s) const {
 }
 
 std::string VictimSelector::UnitName(const VictimUnit& unit) const {
-  const std::string& first = model_.pod(unit.pods.front()).key;
-  if (unit.all_group == kNoId) return first;
+  const SharedString& first = model_.pod(unit.pods.front()).key;
+  if (unit.all_group == kNoId) return first.string();
   return fmt::format("{} (with all {} pods of pod group {}, disruptionMode All)", first,
                      unit.pods.size(), model_.group(unit.all_group).key);
 }
@@ -227,7 +227,7 @@ void VictimSelector::TraceCapacity(const PodInfo& pod, NodeId node_id, std::span
   for (PodId id : node.pods) {
     if (std::binary_search(in_units.begin(), in_units.end(), id)) continue;
     const PodInfo& p = model_.pod(id);
-    trace.staying.push_back(PodSlice{p.key, p.victim_priority, p.request});
+    trace.staying.push_back(PodSlice{p.key.string(), p.victim_priority, p.request});
   }
   // The naive order, for contrast: the least important unit first, until the preemptor fits.
   DryState dry = StartDry(pod, node, affinity);
@@ -363,7 +363,7 @@ DryRunResult VictimSelector::SelectVictimsOnNodeImpl(const PodInfo& pod, NodeId 
   ScoreCandidate(candidate);
   if (trace != nullptr) {
     for (const Victim& v : candidate.victims) {
-      trace->victims.push_back(model_.pod(v.pod).key);
+      trace->victims.push_back(model_.pod(v.pod).key.string());
     }
     trace->pdb_violations = candidate.pdb_violations;
     trace->highest_victim_priority = static_cast<std::int32_t>(candidate.highest_priority);

@@ -23,7 +23,7 @@ std::optional<double> Ratio(std::int64_t part, std::int64_t whole) {
 
 // The requests of every pod of pod group `root` (its own pods, or for a CompositePodGroup the
 // pods of the groups below it).
-ResourceList GroupRequests(const SimulationResult& sim, const std::string& root) {
+ResourceList GroupRequests(const SimulationResult& sim, std::string_view root) {
   std::unordered_map<std::string_view, std::string_view> parent;
   for (const GroupOutcome& g : sim.groups) parent.emplace(g.group, g.parent);
   const auto under = [&](std::string_view group) {
@@ -48,7 +48,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   DisruptionCost out;
   std::unordered_map<std::string_view, std::size_t> index;  // pod name -> sim.pods
   for (std::size_t i = 0; i < sim.pods.size(); ++i) index.emplace(sim.pods[i].pod, i);
-  const auto pod = [&](const std::string& name) -> const PodOutcome* {
+  const auto pod = [&](std::string_view name) -> const PodOutcome* {
     const auto it = index.find(name);
     return it == index.end() ? nullptr : &sim.pods[it->second];
   };
@@ -58,7 +58,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   // book model places a victim again) or the pod its preemptor replaces (a controller's new pod).
   std::unordered_map<std::string_view, SimTime> arrival;
   std::unordered_map<std::string_view, int> depth_of_victim;
-  std::map<std::string, DisruptionCost::Preemptor> preemptors;  // by name (pod or group)
+  std::map<std::string, DisruptionCost::Preemptor, std::less<>> preemptors;  // by name (pod or group)
   std::optional<SimTime> first_preemption, last_change;
   for (const SimEvent& e : sim.events) {
     switch (e.reason) {
@@ -95,9 +95,9 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
         // A pod group's preemption is the group's: its pods' requests, not those of the member
         // the event names.
         const bool group = !e.by_group.empty();
-        const std::string& name = group ? e.by_group.str() : e.by.str();
+        const std::string_view name = group ? e.by_group.str() : e.by.str();
         if (name.empty()) break;
-        DisruptionCost::Preemptor& p = preemptors[name];
+        DisruptionCost::Preemptor& p = preemptors[std::string(name)];
         if (p.name.empty()) {
           p.name = name;
           p.group = group;
@@ -138,7 +138,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
       out.pdb_budget_consumed += std::max(0, b.allowed_before - b.allowed_after);
       if (b.allowed_after >= 0) continue;
       std::set<std::string>& victims = broken[sim.PdbName(b.pdb)];
-      for (ResultIndex v : b.victims) victims.insert(sim.PodName(v));
+      for (ResultIndex v : b.victims) victims.insert(sim.PodName(v).string());
     }
   }
   for (auto& [name, victims] : broken) out.pdbs_broken.push_back({name, {victims.begin(), victims.end()}});
@@ -154,7 +154,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   std::map<std::string, DisruptionCost::PerClass> classes;
   const std::int64_t end = Millis(sim.end_time);
   for (const PodOutcome& p : sim.pods) {
-    DisruptionCost::PerClass& c = classes[p.priority_class];
+    DisruptionCost::PerClass& c = classes[p.priority_class.string()];
     if (c.pods == 0 || p.priority > c.priority) c.priority = p.priority;
     c.priority_class = p.priority_class;
     ++c.pods;
@@ -172,7 +172,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
     if (p.state == PodState::kPending) {
       ++c.pending;
       ++out.pending;
-      out.longest_waiting.push_back({p.pod, wait.value_or(Seconds(end))});
+      out.longest_waiting.push_back({p.pod.string(), wait.value_or(Seconds(end))});
     }
     if (wait) {
       ++c.waits;

@@ -257,7 +257,7 @@ class TextWriter {
 
   explicit TextWriter(const RunReport& report) : report_(report) {
     if (report.simulation != nullptr) {
-      for (const PodOutcome& p : report.simulation->pods) priorities_[p.pod] = p.priority;
+      for (const PodOutcome& p : report.simulation->pods) priorities_[p.pod.string()] = p.priority;
     }
   }
 
@@ -280,7 +280,7 @@ class TextWriter {
   }
 
  private:
-  std::string Priority(const std::string& pod) const {
+  std::string Priority(std::string_view pod) const {
     const auto it = priorities_.find(pod);
     return it == priorities_.end() ? "?" : std::to_string(it->second);
   }
@@ -320,7 +320,7 @@ class TextWriter {
         return fmt::format("Resize {}", message);
       }
     }
-    return e.message;
+    return e.message.string();
   }
 
   // The chapter's log lines (`c.logf` in orchestration/preemption), in English.
@@ -338,7 +338,7 @@ class TextWriter {
       }
       case EventReason::kFailedScheduling:
         // The book profile's message already is the chapter's sentence; keep it whole.
-        if (e.message.str().starts_with(BookName(e.pod))) return e.message;
+        if (e.message.str().starts_with(BookName(e.pod))) return e.message.string();
         return e.message.empty()
                    ? fmt::format("{} cannot be placed anywhere (and has no one to preempt)",
                                  BookName(e.pod))
@@ -386,7 +386,7 @@ class TextWriter {
   // One decision: the headline, the shown candidates with their tie-breaker values, the PDBs,
   // and for a pod group the units taken and the nominations.
   void Decision(const SimulationResult& sim, const PreemptionDecision& d) {
-    const std::string& preemptor = sim.PreemptorName(d);
+    const std::string_view preemptor = sim.PreemptorName(d);
     out_ += fmt::format("  [round {}, {}s] {}", d.round, render::SecondsText(d.time, 0), preemptor);
     if (d.pod_group != kNoIndex && sim.GroupName(d.pod_group) != preemptor) {
       out_ += fmt::format(" (pod group {})", sim.GroupName(d.pod_group));
@@ -516,7 +516,7 @@ class TextWriter {
     for (const NodeOutcome& n : sim.nodes) {
       std::string names;
       for (ResultIndex p : n.pods) names += (names.empty() ? "" : ", ") + sim.PodName(p);
-      std::string node = n.node;
+      std::string node = n.node.string();
       if (n.added_at) node += fmt::format(" (added at {}s)", render::SecondsText(*n.added_at, 0));
       if (n.deleted_at) node += fmt::format(" (deleted at {}s)", render::SecondsText(*n.deleted_at, 0));
       rows.push_back({node,
@@ -596,9 +596,9 @@ class TextWriter {
     if (pending.empty()) out_ += "  (none)\n";
     for (const PodOutcome* p : pending) {
       out_ += fmt::format("  {} (priority {}{})", p->pod, p->priority,
-                          p->condition.empty() ? "" : ", " + p->condition.str());
+                          p->condition.empty() ? "" : ", " + p->condition.string());
       if (!p->nominated_node.empty()) out_ += fmt::format(", nominated to {}", p->nominated_node);
-      out_ += p->reason.empty() ? "\n" : ": " + p->reason.str() + "\n";
+      out_ += p->reason.empty() ? "\n" : ": " + p->reason.string() + "\n";
     }
   }
 
@@ -661,7 +661,7 @@ class TextWriter {
 
   const RunReport& report_;
   std::vector<Warning> warnings_ = SimulationWarnings(report_);
-  std::map<std::string, std::int32_t> priorities_;
+  std::map<std::string, std::int32_t, std::less<>> priorities_;
   std::size_t rejected_count_ = 0;
   std::string out_;
 };

@@ -159,15 +159,15 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
   // then the scale-up world's own.
   Json pods = Json::array();
   std::unordered_map<std::string_view, bool> listed;
-  auto row = [&](const std::string& pod) {
+  auto row = [&](const SharedString& pod) {
     if (!listed.emplace(pod, true).second) return;
-    const auto a = preempt_fates.find(pod);
-    const auto b = scale_fates.find(pod);
+    const auto a = preempt_fates.find(pod.string());
+    const auto b = scale_fates.find(pod.string());
     const auto notable = [](const auto& it, const auto& fates) {
       return it != fates.end() && (it->second.waited || it->second.state == "Evicted");
     };
     if (!notable(a, preempt_fates) && !notable(b, scale_fates)) return;
-    pods.push_back(Json{{"pod", pod},
+    pods.push_back(Json{{"pod", pod.string()},
                         {"preempt", FateJson(a == preempt_fates.end() ? nullptr : &a->second)},
                         {"scaleUp", FateJson(b == scale_fates.end() ? nullptr : &b->second)}});
   };

@@ -114,7 +114,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
     statuses[id] = s;
   }
   if (d.kind == Decision::Kind::kBind) {
-    const std::string& node = model_.node(d.node).name;
+    const SharedString& node = model_.node(d.node).name;
     out.fits_node = node;
     out.message = d.node == pod.nominated
                       ? fmt::format("the pod fits on its nominated node {}, which is tried first; "
@@ -181,7 +181,7 @@ void Framework::Diagnose(PodId pod_id, const Decision& d, bool chosen_only, Expl
     ChosenCandidate chosen;
     chosen.node = model_.node(d.node).name;
     for (const Victim& v : d.candidate->victims) {
-      chosen.victims.push_back(model_.pod(v.pod).key);
+      chosen.victims.push_back(model_.pod(v.pod).key.string());
     }
     if (d.record) chosen.decided_by = d.record->decided_by_label;
     out.chosen = std::move(chosen);
@@ -195,7 +195,7 @@ void Framework::DiagnoseResize(const PodInfo& probe, NodeId node, const Status& 
   out.priority = probe.priority;
   out.eligible = true;
   DescribeRequestAndChain(probe, out);
-  const std::string& name = model_.node(node).name;
+  const SharedString& name = model_.node(node).name;
   for (NodeId id : model_.node_order()) {
     FilterOutcome outcome;
     outcome.node = model_.node(id).name;
@@ -231,7 +231,7 @@ void Framework::DiagnoseResize(const PodInfo& probe, NodeId node, const Status& 
   if (decided.candidate) {
     ChosenCandidate chosen;
     chosen.node = name;
-    for (const Victim& v : decided.candidate->victims) chosen.victims.push_back(model_.pod(v.pod).key);
+    for (const Victim& v : decided.candidate->victims) chosen.victims.push_back(model_.pod(v.pod).key.string());
     chosen.decided_by = "only candidate (a resize preempts on the pod's own node only)";
     out.chosen = std::move(chosen);
     out.message = fmt::format("resize preemption on {}: {} victim(s); no nominatedNodeName (the pod is bound)", name,

@@ -174,7 +174,7 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, GroupId root,
   g.priority = group.priority;
   result.pod = group.key;
   result.priority = group.priority;
-  for (PodId id : pending) g.members.push_back(model.pod(id).key);
+  for (PodId id : pending) g.members.push_back(model.pod(id).key.string());
   if (validation_error != nullptr) {
     g.validation_error = *validation_error;
     result.eligible = false;
@@ -206,9 +206,9 @@ ExplainResult ExplainGroupAttempt(const ClusterModel& model, GroupId root,
     ChosenCandidate chosen;
     chosen.node = "cluster";
     for (const Victim& v : wap->victims) {
-      const std::string& key = model.pod(v.pod).key;
-      chosen.victims.push_back(key);
-      g.victims.push_back(key);
+      const SharedString& key = model.pod(v.pod).key;
+      chosen.victims.push_back(key.string());
+      g.victims.push_back(key.string());
     }
     chosen.decided_by = "workload-aware preemption: remove every lower-priority victim, place the group "
                         "once, reprieve against that placement";

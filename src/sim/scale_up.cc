@@ -211,7 +211,7 @@ std::vector<std::pair<SimTime, std::string>> Unschedulable(const SimulationResul
     const auto it = first.find(pod.pod);
     if (it == first.end()) continue;
     SimTime t = std::max(from, it->second);
-    if (const auto p = promised.find(pod.pod); p != promised.end()) t = std::max(t, p->second);
+    if (const auto p = promised.find(pod.pod.string()); p != promised.end()) t = std::max(t, p->second);
     out.emplace_back(t, pod.pod);
   }
   std::stable_sort(out.begin(), out.end(),

@@ -140,7 +140,7 @@ void Simulator::ProcessTimed(const Timed& t) {
       // PodGC's gcOrphaned: a pod still bound to a node that is not (back) in the cluster is
       // force-deleted, and its controller replaces it.
       if (pod.state == PodState::kDeleted || pod.node == kNoId || model_.node(pod.node).present) return;
-      const std::string node = model_.node(pod.node).name;
+      const SharedString node = model_.node(pod.node).name;
       model_.Remove(t.pod, now_);
       Emit(EventReason::kDeleted, pod, node,
            fmt::format("deleted by the pod garbage collector: its node {} was deleted (gcOrphaned)", node));
@@ -208,7 +208,7 @@ void Simulator::Enqueue(PodId pod_id) {
 }
 
 void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int32_t priority,
-                                      const std::string& preemptor_key) {
+                                      std::string_view preemptor_key) {
   const NodeInfo& node = model_.node(node_id);
   std::vector<PodId> lower;
   for (PodId other : node.nominated) {
@@ -225,7 +225,7 @@ void Simulator::ClearLowerNominations(NodeId node_id, PodId preemptor, std::int3
 }
 
 void Simulator::PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by,
-                               const std::string& by_group, const std::string& node_for_message) {
+                               std::string_view by_group, std::string_view node_for_message) {
   SharedString by_pod_message;
   for (const Victim& v : victims) {
     PodInfo& victim = model_.pod(v.pod);
@@ -320,7 +320,7 @@ void Simulator::Actuate(PodId preemptor_id, const Decision& d) {
   // Mirrors the executor's async preemption (spec §12.3): clear lower nominations, then preempt
   // every victim; the preemptor is nominated.
   PodInfo& preemptor = model_.pod(preemptor_id);
-  const std::string node_name = model_.node(d.node).name;
+  const SharedString node_name = model_.node(d.node).name;
   ClearLowerNominations(d.node, preemptor_id, preemptor.priority, preemptor.key);
   PreemptVictims(d.candidate->victims, preemptor, "", node_name);
   model_.SetNomination(preemptor_id, d.node);
@@ -368,7 +368,7 @@ void Simulator::ScheduleGroup(GroupId root) {
       PodInfo& p = model_.pod(id);
       model_.Bind(id, node, now_);
       ++result_.stats.pods_scheduled;
-      const std::string& name = model_.node(node).name;
+      const SharedString& name = model_.node(node).name;
       Emit(EventReason::kScheduled, p, name, fmt::format("Successfully assigned {} to {}", p.key, name));
     }
     for (const auto& [id, message] : placement.failed) {
@@ -418,7 +418,7 @@ void Simulator::ScheduleGroup(GroupId root) {
     for (const auto& [id, node] : wap.assignments) {
       PodInfo& p = model_.pod(id);
       model_.SetNomination(id, node);
-      const std::string& name = model_.node(node).name;
+      const SharedString& name = model_.node(node).name;
       Emit(EventReason::kNominated, p, name,
            fmt::format("nominated to node {} by workload-aware preemption for pod group {}", name, group.key));
     }
@@ -460,7 +460,7 @@ void Simulator::Schedule(QueueEntity entity) {
       queue_.Remove(pod_id);
       model_.Bind(pod_id, d.node, now_);
       ++result_.stats.pods_scheduled;
-      const std::string& node = model_.node(d.node).name;
+      const SharedString& node = model_.node(d.node).name;
       Emit(EventReason::kScheduled, pod, node,
            fmt::format("Successfully assigned {} to {}", pod.key, node));
       queue_.OnEvent(ClusterEvent::kAssignedPodAdd, pod_id, now_);
@@ -476,7 +476,7 @@ void Simulator::Schedule(QueueEntity entity) {
       pod.last_failure = d.message;
       Emit(EventReason::kFailedScheduling, pod, "", d.message);
       if (d.clear_nomination && pod.nominated != kNoId) {
-        const std::string old = model_.node(pod.nominated).name;
+        const SharedString old = model_.node(pod.nominated).name;
         model_.SetNomination(pod_id, kNoId);
         Emit(EventReason::kNominated, pod, "",
              fmt::format("nomination to node {} cleared: preemption found no candidate", old));

@@ -72,10 +72,10 @@ class Simulator {
   void Actuate(PodId preemptor, const Decision& decision);
   // Marks `victims` as preempted by `by` (and `by_group`), with graceful termination and
   // replacements for owned pods.
-  void PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by, const std::string& by_group,
-                      const std::string& node_for_message);
+  void PreemptVictims(const std::vector<Victim>& victims, const PodInfo& by, std::string_view by_group,
+                      std::string_view node_for_message);
   void ClearLowerNominations(NodeId node, PodId preemptor, std::int32_t priority,
-                             const std::string& preemptor_key);
+                             std::string_view preemptor_key);
   // Queues a pending pod, or its root group when it is scheduled through its group.
   void Enqueue(PodId pod);
   // A timeline event. Its message shares the text of the last message of its reason when the two
@@ -89,7 +89,7 @@ class Simulator {
   }
   // Scenario steps (kpsim.io/v1alpha1).
   void RunStep(const TimedStep& timed);
-  void StepEvent(const TimedStep& timed, EventReason reason, const std::string& pod, const std::string& node,
+  void StepEvent(const TimedStep& timed, EventReason reason, SharedString pod, SharedString node,
                  std::string message);
   void StepWarning(const TimedStep& timed, std::string code, std::string message);
   void ApplyStep(const TimedStep& timed);
@@ -140,7 +140,7 @@ class Simulator {
   // What the kubelet has allocated on `r`'s node to pods other than r's.
   ResourceList KubeletUsedBesides(const Resize& r) const;
   // A resize's event: the step's when a step asked for it, a Resize event otherwise.
-  void ResizeEvent(const Resize& r, const PodInfo& pod, const std::string& node, std::string message);
+  void ResizeEvent(const Resize& r, const PodInfo& pod, const SharedString& node, std::string message);
   bool TryActuate(Resize& r);
   void ResizePreemption(Resize& r);
   void RetryResizes();
@@ -159,8 +159,8 @@ class Simulator {
   // has preempted kPreemptionLoopLimit times: see the constant.
   // `counts` is preemptions_ (by pod) or group_preemptions_ (by root group).
   template <class IdT>
-  void CountPreemption(IdVector<IdT, std::int32_t>& counts, IdT id, const std::string& who,
-                       const std::string& node);
+  void CountPreemption(IdVector<IdT, std::int32_t>& counts, IdT id, std::string_view who,
+                       std::string_view node);
   SimulationResult Collect();
 
   const ClusterState& state_;
@@ -207,19 +207,19 @@ constexpr std::int32_t kPreemptionLoopLimit = 10;
 std::string RequestsText(const ResourceList& r);
 
 template <class IdT>
-void Simulator::CountPreemption(IdVector<IdT, std::int32_t>& counts, IdT id, const std::string& who,
-                                const std::string& node) {
+void Simulator::CountPreemption(IdVector<IdT, std::int32_t>& counts, IdT id, std::string_view who,
+                                std::string_view node) {
   if (!counts.contains(id)) counts.resize(id.index() + 1, 0);
   if (++counts[id] < kPreemptionLoopLimit || looping_) return;
   looping_ = true;
   Warning w;
-  w.object = who;
+  w.object = std::string(who);
   w.code = "PreemptionLoop";
   w.message = fmt::format(
       "preempted {} times (the last time on {}): each time, pods placed while its victims "
       "terminated took the space back; kube-scheduler would repeat this forever, so the run stops "
       "at {:.3f}s",
-      kPreemptionLoopLimit, node.empty() ? std::string("its group's nodes") : "node " + node,
+      kPreemptionLoopLimit, node.empty() ? std::string("its group's nodes") : fmt::format("node {}", node),
       ToSeconds(now_));
   result_.warnings.push_back(std::move(w));
 }

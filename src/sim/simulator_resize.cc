@@ -118,7 +118,7 @@ ResourceList Simulator::KubeletUsedBesides(const Resize& r) const {
   return used;
 }
 
-void Simulator::ResizeEvent(const Resize& r, const PodInfo& pod, const std::string& node, std::string message) {
+void Simulator::ResizeEvent(const Resize& r, const PodInfo& pod, const SharedString& node, std::string message) {
   if (r.step != nullptr) {
     StepEvent(*r.step, EventReason::kScenarioStep, pod.key, node, std::move(message));
     return;
@@ -140,7 +140,7 @@ void Simulator::StartSnapshotResizes() {
     r.allocated = pending.allocated;
     r.allocated.pods = 1;
     r.infeasible = pending.reason == "Infeasible";
-    const std::string node = model_.node(pod.node).name;
+    const SharedString node = model_.node(pod.node).name;
     const std::string state = pending.reason.empty() ? std::string("in progress") : pending.reason;
     Resize& added = resizes_.emplace_back(std::move(r));
     ResizeEvent(added, pod, node,
@@ -162,7 +162,7 @@ bool Simulator::TryActuate(Resize& r) {
   free -= KubeletUsedBesides(r);
   if (FirstShort(r.target, free)) return false;
   const bool shrinks = r.target.milli_cpu < pod.request.milli_cpu || r.target.memory < pod.request.memory;
-  const std::string name = node.name;
+  const SharedString name = node.name;
   model_.ResizePod(r.pod, r.target);
   r.allocated = r.target;
   r.done = true;

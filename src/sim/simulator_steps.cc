@@ -7,14 +7,14 @@ namespace kpsim::engine::internal {
 // ---------------------------------------------------------------------------------------------
 // Scenario steps.
 
-void Simulator::StepEvent(const TimedStep& timed, EventReason reason, const std::string& pod,
-                          const std::string& node, std::string message) {
+void Simulator::StepEvent(const TimedStep& timed, EventReason reason, SharedString pod,
+                          SharedString node, std::string message) {
   SimEvent e;
   e.time = now_;
   e.last_time = now_;
   e.reason = reason;
-  e.pod = pod;
-  e.node = node;
+  e.pod = std::move(pod);
+  e.node = std::move(node);
   e.message = std::move(message);
   e.scenario = timed.scenario;
   e.step_index = timed.step.index;

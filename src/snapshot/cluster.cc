@@ -272,7 +272,7 @@ void ClusterModel::Classify(PodInfo& info) {
                      // NodePorts: the host ports asked for (in GetHostPorts order).
                      spec.host_ports,
                      // Required pod (anti-)affinity: never shares results.
-                     info.has_pod_affinity ? info.key.str() : std::string()};
+                     info.has_pod_affinity ? info.key.string() : std::string()};
   auto [it, inserted] = class_ids_.try_emplace(std::move(key), static_cast<std::int32_t>(class_ids_.size()));
   info.equivalence_class = it->second;
 }

@@ -79,7 +79,7 @@ struct PodInfo {
   SharedString last_failure;  // the last FailedScheduling message
 
   // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break).
-  const std::string& uid() const { return pod.meta.uid.empty() ? key.str() : pod.meta.uid; }
+  std::string_view uid() const { return pod.meta.uid.empty() ? key.str() : std::string_view(pod.meta.uid); }
   bool IsBound() const { return node != kNoId; }
   bool IsTerminating() const { return state == PodState::kTerminating; }
 };

@@ -1,5 +1,6 @@
 // SharedString (include/kpsim/shared_string.h): the result types' 8-byte immutable string, whose
-// copies share one text. It must read, compare and copy as the std::string it replaces.
+// copies share one text. It must read, compare, concatenate and copy as the std::string it
+// replaces.
 
 #include "kpsim/shared_string.h"
 
@@ -31,11 +32,17 @@ TEST(SharedStringTest, EmptyByDefaultAndWhenAssignedEmpty) {
 
 TEST(SharedStringTest, ReadsAsTheText) {
   const SharedString s = std::string("default/trainer-with-a-long-name");
-  const std::string& ref = s;
+  const std::string copy = s.string();
+  const std::string explicit_copy(s);
   const std::string_view view = s;
-  EXPECT_EQ(ref, "default/trainer-with-a-long-name");
+  EXPECT_EQ(copy, "default/trainer-with-a-long-name");
+  EXPECT_EQ(explicit_copy, copy);
+  EXPECT_EQ("pod " + s + "!", "pod default/trainer-with-a-long-name!");
+  EXPECT_EQ(std::string("[") + s, "[default/trainer-with-a-long-name");
+  EXPECT_EQ(SharedString(std::string_view("a\0b", 3)).size(), 3U) << "the text is sized, not NUL-ended";
+  EXPECT_EQ(SharedString("x").str(), "x");
   EXPECT_EQ(view, "default/trainer-with-a-long-name");
-  EXPECT_EQ(s.size(), ref.size());
+  EXPECT_EQ(s.size(), copy.size());
   EXPECT_EQ(fmt::format("[{}] [{}]", s, SharedString()), "[default/trainer-with-a-long-name] []");
   std::ostringstream out;
   out << s << "|" << SharedString();
@@ -72,7 +79,7 @@ TEST(SharedStringTest, TheTextLivesWhileAnyCopyDoes) {
   EXPECT_EQ(second.str(), std::string(100, 'x'));
   second = SharedString();
   EXPECT_EQ(third.size(), 100U);
-  EXPECT_EQ(third.c_str()[99], 'x');
+  EXPECT_EQ(third.str()[99], 'x');
   const SharedString& alias = third;
   third = alias;  // self-assignment keeps the last reference
   EXPECT_EQ(third.size(), 100U);

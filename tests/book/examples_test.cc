@@ -40,13 +40,13 @@ SimulationResult RunExample(const std::string& name) {
 
 std::vector<std::string> Messages(const SimulationResult& result) {
   std::vector<std::string> out;
-  for (const SimEvent& e : result.events) out.push_back(e.message);
+  for (const SimEvent& e : result.events) out.push_back(e.message.string());
   return out;
 }
 
 std::string StateOf(const SimulationResult& result, const std::string& pod) {
   for (const PodOutcome& o : result.pods) {
-    if (o.pod == pod) return std::string(PodStateName(o.state)) + "@" + o.node.str();
+    if (o.pod.string() == pod) return std::string(PodStateName(o.state)) + "@" + o.node.string();
   }
   return "missing";
 }

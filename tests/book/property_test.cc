@@ -153,14 +153,14 @@ void ExpectSameAsReference(const RandomCase& c, Coverage& coverage) {
 
   std::vector<std::string> evictions, placements, stuck, messages;
   for (const SimEvent& e : result.events) {
-    messages.push_back(e.message);
+    messages.push_back(e.message.string());
     if (e.reason == EventReason::kPreempted) {
-      evictions.push_back(e.pod.str() + " by " + e.by.str() + " on " + e.node.str() +
+      evictions.push_back(e.pod.string() + " by " + e.by.string() + " on " + e.node.string() +
                           (e.pdb_violation ? " violating" : ""));
     } else if (e.reason == EventReason::kScheduled) {
-      placements.push_back(e.pod.str() + " on " + e.node.str());
+      placements.push_back(e.pod.string() + " on " + e.node.string());
     } else if (e.reason == EventReason::kFailedScheduling) {
-      stuck.push_back(e.pod);
+      stuck.push_back(e.pod.string());
     }
   }
   std::vector<std::string> ref_evictions, ref_placements;
@@ -176,8 +176,8 @@ void ExpectSameAsReference(const RandomCase& c, Coverage& coverage) {
   ASSERT_EQ(result.attempt_cap_reached, reference.cap_reached);
   for (const NodeOutcome& node : result.nodes) {
     std::vector<std::string> names;
-    for (ResultIndex p : node.pods) names.push_back(result.PodName(p));
-    ASSERT_EQ(names, reference.PodsOn(node.node)) << node.node;
+    for (ResultIndex p : node.pods) names.push_back(result.PodName(p).string());
+    ASSERT_EQ(names, reference.PodsOn(node.node.string())) << node.node.string();
   }
   coverage.evictions += static_cast<int>(evictions.size());
   coverage.stuck += static_cast<int>(stuck.size());
@@ -186,8 +186,8 @@ void ExpectSameAsReference(const RandomCase& c, Coverage& coverage) {
   for (const SimEvent& e : result.events) {
     if (e.reason != EventReason::kPreempted) continue;
     coverage.violating += e.pdb_violation ? 1 : 0;
-    coverage.cascades += victims.count(e.by) > 0 ? 1 : 0;
-    victims.insert(e.pod);
+    coverage.cascades += victims.count(e.by.string()) > 0 ? 1 : 0;
+    victims.insert(e.pod.string());
   }
   // Every preemption attempt ends in a decision or a FailedScheduling event (which may also be a
   // memoised failure that never reached preempt: counting it as a break only undercounts).
@@ -294,25 +294,25 @@ TEST(BookPropertyTest, VictimsAreLowerPriorityAndMinimalForTheChosenNode) {
     std::vector<std::pair<std::string, std::string>> batch;  // (victim, node) of one preemption
     for (const SimEvent& e : result.events) {
       if (e.reason == EventReason::kPreempted) {
-        ASSERT_TRUE(replay.IsOn(e.pod, e.node)) << e.pod;
-        ASSERT_LT(replay.PriorityOf(e.pod), replay.PriorityOf(e.by))
+        ASSERT_TRUE(replay.IsOn(e.pod.string(), e.node.string())) << e.pod.string();
+        ASSERT_LT(replay.PriorityOf(e.pod.string()), replay.PriorityOf(e.by.string()))
             << e.by << " evicted an equal or higher priority pod " << e.pod;
-        replay.Remove(e.pod, e.node);
+        replay.Remove(e.pod.string(), e.node.string());
         batch.emplace_back(e.pod, e.node);
         continue;
       }
       if (e.reason != EventReason::kScheduled) continue;
       // With the whole batch gone the pod fits; putting any single victim back breaks the fit.
-      ASSERT_TRUE(replay.FitsWith(e.pod, e.node)) << e.pod << " on " << e.node;
+      ASSERT_TRUE(replay.FitsWith(e.pod.string(), e.node.string())) << e.pod.string() << " on " << e.node.string();
       for (const auto& [victim, node] : batch) {
         ASSERT_EQ(node, e.node);
         replay.Add(victim, node);
-        EXPECT_FALSE(replay.FitsWith(e.pod, e.node))
+        EXPECT_FALSE(replay.FitsWith(e.pod.string(), e.node.string()))
             << "victim " << victim << " was not needed for " << e.pod;
         replay.Remove(victim, node);
       }
       batch.clear();
-      replay.Add(e.pod, e.node);
+      replay.Add(e.pod.string(), e.node.string());
     }
     ASSERT_TRUE(batch.empty());
   }

@@ -32,14 +32,14 @@ EngineOptions BookOptions(int max_attempts = 1000) {
 std::vector<std::string> EventsOf(const SimulationResult& result, EventReason reason) {
   std::vector<std::string> out;
   for (const SimEvent& e : result.events) {
-    if (e.reason == reason) out.push_back(e.pod.str() + "@" + e.node.str());
+    if (e.reason == reason) out.push_back(e.pod.string() + "@" + e.node.string());
   }
   return out;
 }
 
 std::vector<std::string> Messages(const SimulationResult& result) {
   std::vector<std::string> out;
-  for (const SimEvent& e : result.events) out.push_back(e.message);
+  for (const SimEvent& e : result.events) out.push_back(e.message.string());
   return out;
 }
 
@@ -238,7 +238,7 @@ TEST(BookSimulateTest, PreboundPodsMayOverCommitAndStayRunning) {
   ASSERT_EQ(result.nodes.size(), 1u);
   EXPECT_EQ(result.nodes[0].requested.milli_cpu, 1600);
   std::vector<std::string> on_node;
-  for (ResultIndex p : result.nodes[0].pods) on_node.push_back(result.PodName(p));
+  for (ResultIndex p : result.nodes[0].pods) on_node.push_back(result.PodName(p).string());
   EXPECT_THAT(on_node, ElementsAre("default/x", "default/y"));
   EXPECT_EQ(OutcomeOf(result, "default/ghost").state, PodState::kPending);
 }

@@ -40,7 +40,7 @@ using Names = std::vector<std::string>;
 struct NameSource {
   std::function<std::string(ResultIndex)> pod, node, group, pdb;
   static NameSource Of(const SimulationResult& r) {
-    return {[&r](ResultIndex i) { return r.PodName(i); }, [&r](ResultIndex i) { return r.NodeName(i); },
+    return {[&r](ResultIndex i) { return r.PodName(i).string(); }, [&r](ResultIndex i) { return r.NodeName(i).string(); },
             [&r](ResultIndex i) { return r.GroupName(i); }, [&r](ResultIndex i) { return r.PdbName(i); }};
   }
   static NameSource Of(const ClusterModel& m) {
@@ -49,8 +49,8 @@ struct NameSource {
       if (!v.contains(id)) throw std::out_of_range("no such id in the model");
       return v[id];
     };
-    return {[&m, at](ResultIndex i) { return at(m.pods(), PodId(i)).key; },
-            [&m, at](ResultIndex i) { return at(m.nodes(), NodeId(i)).name; },
+    return {[&m, at](ResultIndex i) { return at(m.pods(), PodId(i)).key.string(); },
+            [&m, at](ResultIndex i) { return at(m.nodes(), NodeId(i)).name.string(); },
             [&m, at](ResultIndex i) { return at(m.groups(), GroupId(i)).key; },
             [&m, at](ResultIndex i) { return at(m.pdbs(), PdbId(i)).key; }};
   }

@@ -52,11 +52,11 @@ class EvaluatorTest : public ::testing::Test {
   std::vector<std::string> Victims(const PreemptionOutcome& out) const {
     std::vector<std::string> names;
     if (!out.best) return names;
-    for (const Victim& v : out.best->victims) names.push_back(model_->pod(v.pod).key);
+    for (const Victim& v : out.best->victims) names.push_back(model_->pod(v.pod).key.string());
     return names;
   }
   std::string NodeOf(const PreemptionOutcome& out) const {
-    return out.best ? model_->node(out.best->node).name : "";
+    return out.best ? model_->node(out.best->node).name.string() : "";
   }
 
   ClusterState state_;

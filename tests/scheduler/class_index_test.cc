@@ -259,7 +259,7 @@ TEST(ClassIndexAgreementTest, ManyNodesWithARotatingStartIndex) {
     // Node order is zones round-robin: node-i sits at position i (3 zones, nodes in order).
     std::set<std::string> used;
     for (const SimEvent& e : r.events) {
-      if (e.reason == EventReason::kScheduled) used.insert(e.node);
+      if (e.reason == EventReason::kScheduled) used.insert(e.node.string());
     }
     bool beyond_first_hundred = false;
     for (int n = 100; n < nodes; ++n) beyond_first_hundred |= used.count("node-" + std::to_string(n)) > 0;

@@ -75,12 +75,12 @@ class PodGroupTest : public ::testing::Test, public CycleHarness {
   const PodInfo& PI(const std::string& name) { return own_->pod(P(name)); }
   Names Keys(const std::vector<PodId>& ids) {
     Names out;
-    for (PodId id : ids) out.push_back(own_->pod(id).key);
+    for (PodId id : ids) out.push_back(own_->pod(id).key.string());
     return out;
   }
   Names VictimKeys(const std::vector<Victim>& victims) {
     Names out;
-    for (const Victim& v : victims) out.push_back(own_->pod(v.pod).key);
+    for (const Victim& v : victims) out.push_back(own_->pod(v.pod).key.string());
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -755,7 +755,7 @@ TEST_F(PodGroupTest, ReprieveIsAgainstTheFixedPlacement) {
   ASSERT_EQ(wap.kind, GroupPreemption::Kind::kPreempt);
   ASSERT_EQ(wap.assignments.size(), 1u);
   // Exactly the victim on the proposed node goes; the other is spared.
-  const std::string proposed = M().node(wap.assignments[0].second).name;
+  const std::string proposed = M().node(wap.assignments[0].second).name.string();
   EXPECT_EQ(VictimKeys(wap.victims), Names{proposed == "n1" ? "default/v1" : "default/v2"});
 }
 

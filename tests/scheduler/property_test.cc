@@ -211,12 +211,12 @@ TEST(DefaultProfilePropertyTest, NoPodIsPreemptedByAnEqualOrLowerPriorityPod) {
     SCOPED_TRACE("seed " + std::to_string(run.seed));
     const SimulationResult& result = run.result;
     std::map<std::string, std::int32_t> priority;
-    for (const PodOutcome& p : result.pods) priority[p.pod] = p.priority;
+    for (const PodOutcome& p : result.pods) priority[p.pod.string()] = p.priority;
     for (const SimEvent& e : result.events) {
       if (e.reason != EventReason::kPreempted) continue;
-      ASSERT_TRUE(priority.count(e.pod)) << "victim " << e.pod << " not in result.pods";
-      ASSERT_TRUE(priority.count(e.by)) << "preemptor " << e.by << " not in result.pods";
-      EXPECT_LT(priority[e.pod], priority[e.by])
+      ASSERT_TRUE(priority.count(e.pod.string())) << "victim " << e.pod.string() << " not in result.pods";
+      ASSERT_TRUE(priority.count(e.by.string())) << "preemptor " << e.by.string() << " not in result.pods";
+      EXPECT_LT(priority[e.pod.string()], priority[e.by.string()])
           << e.pod << " preempted by " << e.by << " at " << ToSeconds(e.time) << "s";
     }
   }
@@ -238,8 +238,8 @@ TEST(DefaultProfilePropertyTest, SchedulerNeverOverCommitsANode) {
     std::map<std::string, ResourceList> requests;
     for (const auto& [key, pod] : input_pods) requests[key] = pod->spec.requests;
     for (const PodOutcome& p : result.pods) {
-      if (!p.replacement_of.empty() && requests.count(p.replacement_of)) {
-        requests[p.pod] = requests[p.replacement_of];
+      if (!p.replacement_of.empty() && requests.count(p.replacement_of.string())) {
+        requests[p.pod.string()] = requests[p.replacement_of.string()];
       }
     }
     std::map<std::string, ResourceList> used;
@@ -256,19 +256,19 @@ TEST(DefaultProfilePropertyTest, SchedulerNeverOverCommitsANode) {
     }
     for (const SimEvent& e : result.events) {
       if (e.reason == EventReason::kScheduled) {
-        ASSERT_TRUE(allocatable.count(e.node)) << e.pod << " scheduled on unknown node " << e.node;
-        if (auto it = placed.find(e.pod); it != placed.end()) {
+        ASSERT_TRUE(allocatable.count(e.node.string())) << e.pod.string() << " scheduled on unknown node " << e.node.string();
+        if (auto it = placed.find(e.pod.string()); it != placed.end()) {
           EXPECT_EQ(it->second, e.node) << e.pod << " scheduled twice on different nodes";
           continue;  // An input-bound pod reported at t=0, or a repeat: already counted.
         }
-        ASSERT_TRUE(requests.count(e.pod)) << "unknown pod " << e.pod << " scheduled";
-        const ResourceList req = with_pod(e.pod);
-        ResourceList& u = used[e.node];
+        ASSERT_TRUE(requests.count(e.pod.string())) << "unknown pod " << e.pod.string() << " scheduled";
+        const ResourceList req = with_pod(e.pod.string());
+        ResourceList& u = used[e.node.string()];
         u += req;
-        placed[e.pod] = e.node;
-        const ResourceList& a = allocatable[e.node];
+        placed[e.pod.string()] = e.node.string();
+        const ResourceList& a = allocatable[e.node.string()];
         const std::string where =
-            e.pod.str() + " on " + e.node.str() + " at " + std::to_string(ToSeconds(e.time));
+            e.pod.string() + " on " + e.node.string() + " at " + std::to_string(ToSeconds(e.time));
         if (req.milli_cpu > 0) {
           EXPECT_LE(u.milli_cpu, a.milli_cpu) << "cpu over-committed: " << where;
         }
@@ -281,8 +281,8 @@ TEST(DefaultProfilePropertyTest, SchedulerNeverOverCommitsANode) {
         }
         EXPECT_LE(u.pods, a.pods) << "pod count over-committed: " << where;
       } else if (e.reason == EventReason::kDeleted) {
-        if (auto it = placed.find(e.pod); it != placed.end()) {
-          used[it->second] -= with_pod(e.pod);
+        if (auto it = placed.find(e.pod.string()); it != placed.end()) {
+          used[it->second] -= with_pod(e.pod.string());
           placed.erase(it);
         }
       }
@@ -299,17 +299,17 @@ TEST(DefaultProfilePropertyTest, NoTwoRunningPodsOfANodeHoldConflictingHostPorts
     std::map<std::string, std::vector<HostPort>> held;  // node -> ports of its running pods
     for (const PodOutcome& p : run.result.pods) {
       if (p.state != PodState::kRunning) continue;
-      const auto it = run.input_pods.find(p.pod);
-      const std::string owner = it != run.input_pods.end() ? p.pod.str() : p.replacement_of.str();
+      const auto it = run.input_pods.find(p.pod.string());
+      const std::string owner = it != run.input_pods.end() ? p.pod.string() : p.replacement_of.string();
       const auto src = run.input_pods.find(owner);
       if (src == run.input_pods.end()) continue;
       for (const HostPort& port : src->second->spec.host_ports) {
-        for (const HostPort& other : held[p.node]) {
+        for (const HostPort& other : held[p.node.string()]) {
           EXPECT_FALSE(other.port == port.port && other.protocol == port.protocol)
               << "seed " << run.seed << ": " << p.pod << " shares " << port.port << "/" << port.protocol
               << " on " << p.node;
         }
-        held[p.node].push_back(port);
+        held[p.node.string()].push_back(port);
         ++with_ports;
       }
     }
@@ -347,7 +347,7 @@ TEST(DefaultProfilePropertyTest, EveryInputPodAppearsExactlyOnce) {
     }
     std::set<std::string> seen;
     for (const PodOutcome& p : result.pods) {
-      EXPECT_TRUE(seen.insert(p.pod).second) << p.pod << " listed twice";
+      EXPECT_TRUE(seen.insert(p.pod.string()).second) << p.pod.string() << " listed twice";
     }
     for (std::size_t i = input.size(); i < result.pods.size(); ++i) {
       EXPECT_FALSE(result.pods[i].replacement_of.empty())
@@ -367,13 +367,13 @@ TEST(DefaultProfilePropertyTest, VictimsRanWhereTheyWerePreemptedAndAreGone) {
     for (const Pod& pod : admission.state.pods) node_of[Key(pod)] = pod.spec.node_name;
     std::set<std::string> victims;
     for (const SimEvent& e : result.events) {
-      if (e.reason == EventReason::kScheduled) node_of[e.pod] = e.node;
+      if (e.reason == EventReason::kScheduled) node_of[e.pod.string()] = e.node.string();
       if (e.reason != EventReason::kPreempted) continue;
-      EXPECT_EQ(node_of[e.pod], e.node) << e.pod << " preempted on a node it did not run on";
-      victims.insert(e.pod);
+      EXPECT_EQ(node_of[e.pod.string()], e.node.string()) << e.pod.string() << " preempted on a node it did not run on";
+      victims.insert(e.pod.string());
     }
     for (const PodOutcome& p : result.pods) {
-      if (victims.count(p.pod)) {
+      if (victims.count(p.pod.string())) {
         EXPECT_NE(p.state, PodState::kRunning) << p.pod << " was preempted but ends Running";
         EXPECT_NE(p.state, PodState::kPending) << p.pod << " was preempted but ends Pending";
       }
@@ -477,7 +477,7 @@ TEST(DefaultProfilePropertyTest, ExplainedDecisionIsTheSimulatedOne) {
       std::string scheduled_on, nominated_to;
       bool logged = false;
       for (const SimEvent& ev : run.result.events) {
-        if (ev.reason == EventReason::kPreempted && ev.round == e.round) preempted.push_back(ev.pod);
+        if (ev.reason == EventReason::kPreempted && ev.round == e.round) preempted.push_back(ev.pod.string());
         if (ev.pod != e.pod) continue;
         if (ev.reason == EventReason::kScheduled && ev.round == e.round) scheduled_on = ev.node;
         if (ev.reason == EventReason::kNominated && ev.round == e.round) nominated_to = ev.node;

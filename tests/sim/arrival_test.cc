@@ -82,7 +82,7 @@ TEST_F(ArrivalTest, SequentialAppliesLowThenHighAndHighPreemptsLow) {
   EXPECT_EQ(preempted[0].by, "default/high");
   // The order in the timeline: low applied and bound before high arrives.
   std::vector<std::string> order;
-  for (const SimEvent& e : r.events) order.push_back(std::string(EventReasonName(e.reason)) + " " + e.pod.str());
+  for (const SimEvent& e : r.events) order.push_back(std::string(EventReasonName(e.reason)) + " " + e.pod.string());
   ASSERT_GE(order.size(), 4u);
   EXPECT_EQ(order[0], "Created default/low");
   EXPECT_EQ(order[1], "Scheduled default/low");

@@ -99,7 +99,7 @@ TEST_F(ScaleUpTest, LeastWastePacksAsWorkedByHand) {
     EXPECT_EQ(p->state, PodState::kRunning);
     ASSERT_TRUE(p->scheduled_at);
     EXPECT_EQ(*p->scheduled_at, SimTime(minutes(2)));
-    nodes.push_back(p->node);
+    nodes.push_back(p->node.string());
   }
   std::sort(nodes.begin(), nodes.end());
   EXPECT_EQ(nodes, (std::vector<std::string>{"small-1", "small-2", "small-3"}));

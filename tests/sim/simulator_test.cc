@@ -164,7 +164,7 @@ TEST_F(SimulatorTest, OwnedVictimIsReplacedByANewPendingPod) {
   ASSERT_EQ(replacements.size(), 1u);
   const PodOutcome& rep = *replacements[0];
   EXPECT_EQ(rep.replacement_of, "default/lo");
-  EXPECT_TRUE(std::regex_match(rep.pod.str(), std::regex("default/web-[bcdfghjklmnpqrstvwxz2456789]{5}")))
+  EXPECT_TRUE(std::regex_match(rep.pod.string(), std::regex("default/web-[bcdfghjklmnpqrstvwxz2456789]{5}")))
       << rep.pod;
   EXPECT_EQ(rep.priority, 0);
   EXPECT_EQ(rep.state, PodState::kPending) << "no room is left for it";
@@ -181,7 +181,7 @@ TEST_F(SimulatorTest, ReplacementNameUsesGenerateNameWhenPresent) {
   const SimulationResult r = Run();
   const auto replacements = Replacements(r);
   ASSERT_EQ(replacements.size(), 1u);
-  EXPECT_TRUE(std::regex_match(replacements[0]->pod.str(), std::regex("default/job-7-[a-z0-9]{5}")))
+  EXPECT_TRUE(std::regex_match(replacements[0]->pod.string(), std::regex("default/job-7-[a-z0-9]{5}")))
       << replacements[0]->pod;
 }
 
@@ -198,7 +198,7 @@ TEST_F(SimulatorTest, ReplacementNamesAreDeterministicForASeed) {
     options.seed = seed;
     const SimulationResult r = Run();
     const auto replacements = Replacements(r);
-    return replacements.size() == 1 ? replacements[0]->pod.str() : std::string();
+    return replacements.size() == 1 ? replacements[0]->pod.string() : std::string();
   };
   const std::string first = name_for(1);
   ASSERT_FALSE(first.empty());

@@ -195,7 +195,7 @@ TEST(ClusterModelPdbMatchingTest, PdbSelectsPodsOfItsNamespaceWithLabelsOnly) {
 
 std::vector<std::string> OrderedNames(const ClusterModel& model) {
   std::vector<std::string> out;
-  for (NodeId id : model.node_order()) out.push_back(model.node(id).name);
+  for (NodeId id : model.node_order()) out.push_back(model.node(id).name.string());
   return out;
 }
 

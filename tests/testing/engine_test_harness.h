@@ -101,9 +101,9 @@ class CycleHarness {
   }
   std::string NodeName(NodeId id) const {
     if (id == kNoId) return "";
-    return model_->node(id).name;
+    return model_->node(id).name.string();
   }
-  std::string PodKey(PodId id) const { return model_->pod(id).key; }
+  std::string PodKey(PodId id) const { return model_->pod(id).key.string(); }
   ClusterModel& model() { return *model_; }
 
   ClusterState state;
