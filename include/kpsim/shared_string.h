@@ -54,7 +54,7 @@ class SharedString {
 
   // The text ("" when empty); it lives as long as this value is not assigned or gone.
   std::string_view str() const {
-    return rep_ != nullptr ? std::string_view(rep_->chars, rep_->size) : std::string_view();
+    return rep_ != nullptr ? std::string_view(rep_->chars(), rep_->size) : std::string_view();
   }
   operator std::string_view() const { return str(); }  // NOLINT: reads as a string
   // A copy of the text, where a std::string is wanted.
@@ -87,10 +87,12 @@ class SharedString {
  private:
   // One block holds the count, the size and the characters, so that a text costs one allocation
   // (a std::string inside would take a second one for any text over 15 characters).
+  // The block's header; the characters follow it.
   struct Rep {
     std::atomic<std::uint32_t> refs;
     std::uint32_t size;
-    char chars[1];  // the block is allocated for `size` of them
+    const char* chars() const { return reinterpret_cast<const char*>(this + 1); }
+    char* chars() { return reinterpret_cast<char*>(this + 1); }
   };
   static std::string Concat(std::string_view a, std::string_view b) {
     std::string out;
@@ -102,11 +104,11 @@ class SharedString {
   static Rep* Make(std::string_view text) {
     if (text.empty()) return nullptr;
     if (text.size() > UINT32_MAX) throw std::length_error("SharedString: a text over 4 GiB");
-    void* block = ::operator new(offsetof(Rep, chars) + text.size());
+    void* block = ::operator new(sizeof(Rep) + text.size());
     Rep* rep = ::new (block) Rep;
     rep->refs.store(1, std::memory_order_relaxed);
     rep->size = static_cast<std::uint32_t>(text.size());
-    std::memcpy(rep->chars, text.data(), text.size());
+    std::memcpy(rep->chars(), text.data(), text.size());
     return rep;
   }
   void Release() noexcept {
