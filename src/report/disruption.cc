@@ -58,7 +58,7 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   // book model places a victim again) or the pod its preemptor replaces (a controller's new pod).
   std::unordered_map<std::string_view, SimTime> arrival;
   std::unordered_map<std::string_view, int> depth_of_victim;
-  std::map<std::string, DisruptionCost::Preemptor, std::less<>> preemptors;  // by name (pod or group)
+  std::map<std::string, DisruptionCost::Preemptor> preemptors;  // by name (pod or group)
   std::optional<SimTime> first_preemption, last_change;
   for (const SimEvent& e : sim.events) {
     switch (e.reason) {

@@ -30,6 +30,11 @@ void Simulator::RecordDecision(std::optional<PreemptionDecision> record) {
   result_.decisions.push_back(std::move(*record));
 }
 
+void Simulator::EmitFailure(PodInfo& pod, SharedString message) {
+  pod.last_failure = message;
+  Emit(EventReason::kFailedScheduling, pod, "", std::move(message));
+}
+
 void Simulator::Emit(EventReason reason, const PodInfo& pod, SharedString node, SharedString message) {
   if (reason == EventReason::kFailedScheduling) {
     // Mirrors EventCorrelator.EventCorrelate (client-go tools/record/events_cache.go): an event
@@ -349,11 +354,8 @@ void Simulator::ScheduleGroup(GroupId root) {
     });
     group.rejected = true;
     group.message = *error;
-    for (PodId id : pending) {
-      PodInfo& p = model_.pod(id);
-      p.last_failure = *error;
-      Emit(EventReason::kFailedScheduling, p, "", *error);
-    }
+    const SharedString message = *error;
+    for (PodId id : pending) EmitFailure(model_.pod(id), message);
     queue_.AddUnschedulable(entity, ~PluginMask{0}, now_);
     return;
   }
@@ -371,11 +373,7 @@ void Simulator::ScheduleGroup(GroupId root) {
       const SharedString& name = model_.node(node).name;
       Emit(EventReason::kScheduled, p, name, fmt::format("Successfully assigned {} to {}", p.key, name));
     }
-    for (const auto& [id, message] : placement.failed) {
-      PodInfo& p = model_.pod(id);
-      p.last_failure = message;
-      Emit(EventReason::kFailedScheduling, p, "", message);
-    }
+    for (const auto& [id, message] : placement.failed) EmitFailure(model_.pod(id), message);
     group.message.clear();
     for (const auto& [id, node] : placement.assigned) {
       queue_.OnEvent(ClusterEvent::kAssignedPodAdd, id, now_);
@@ -405,8 +403,7 @@ void Simulator::ScheduleGroup(GroupId root) {
     for (const auto& [failed_id, message] : placement.failed) {
       if (failed_id == id) own = message;
     }
-    p.last_failure = own + suffix;
-    Emit(EventReason::kFailedScheduling, p, "", p.last_failure);
+    EmitFailure(p, own + suffix);
   }
   if (wap.kind == GroupPreemption::Kind::kPreempt) {
     RecordDecision(std::move(wap.record));
@@ -467,14 +464,12 @@ void Simulator::Schedule(QueueEntity entity) {
       return;
     }
     case Decision::Kind::kPreempt:
-      pod.last_failure = d.message;
-      Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      EmitFailure(pod, d.message);
       RecordDecision(std::move(d.record));
       Actuate(pod_id, d);
       break;
     case Decision::Kind::kFail:
-      pod.last_failure = d.message;
-      Emit(EventReason::kFailedScheduling, pod, "", d.message);
+      EmitFailure(pod, d.message);
       if (d.clear_nomination && pod.nominated != kNoId) {
         const SharedString old = model_.node(pod.nominated).name;
         model_.SetNomination(pod_id, kNoId);

@@ -82,6 +82,8 @@ class Simulator {
   // are equal ("terminated after its grace period of 0s", a repeated failure), as `pod` and
   // `node` share the model's names.
   void Emit(EventReason reason, const PodInfo& pod, SharedString node, SharedString message);
+  // A FailedScheduling event, whose message is also the pod's `last_failure` (one shared text).
+  void EmitFailure(PodInfo& pod, SharedString message);
   void RecordDecision(std::optional<PreemptionDecision> record);  // into result_.decisions
   void AddTimed(SimTime at, TimedKind kind, PodId pod, std::int32_t index = -1) {
     if (kind == TimedKind::kTerminationDone) ++terminations_in_flight_;
