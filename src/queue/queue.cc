@@ -88,17 +88,21 @@ std::int64_t SchedulingQueue::PriorityOf(QueueEntity entity) const {
 
 SchedulingQueue::Entry& SchedulingQueue::entry(QueueEntity entity) {
   const auto i = entity.slot();
-  if (entries_.size() <= i) entries_.resize(i + 1);
-  return entries_[i];
+  if (index_.size() <= i) index_.resize(i + 1, kNoEntry);
+  if (index_[i] == kNoEntry) {
+    index_[i] = static_cast<std::uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  return entries_[index_[i]];
 }
 
 SchedulingQueue::ActiveKey SchedulingQueue::KeyOf(QueueEntity entity) const {
-  const Entry& e = entries_[entity.slot()];
+  const Entry& e = at(entity);
   return {-PriorityOf(entity), e.timestamp, e.seq, entity};
 }
 
 SchedulingQueue::BackoffKey SchedulingQueue::BackoffKeyOf(QueueEntity entity) const {
-  const Entry& e = entries_[entity.slot()];
+  const Entry& e = at(entity);
   return {e.backoff_expiry, -PriorityOf(entity), e.timestamp, e.seq, entity};
 }
 
@@ -120,7 +124,9 @@ SimDuration SchedulingQueue::BackoffDuration(QueueEntity entity, int attempts) c
 }
 
 void SchedulingQueue::Detach(QueueEntity entity) {
-  Entry& e = entry(entity);
+  Entry* found = Find(entity);
+  if (found == nullptr) return;
+  Entry& e = *found;
   switch (e.where) {
     case Where::kActive: active_.erase(KeyOf(entity)); break;
     case Where::kBackoff: BackoffOf(e).erase(BackoffKeyOf(entity)); break;
@@ -141,6 +147,7 @@ void SchedulingQueue::Add(QueueEntity entity, SimTime now) {
 }
 
 void SchedulingQueue::Release() {
+  index_ = {};
   entries_ = {};
   active_ = {};
   backoff_ = {};
@@ -189,7 +196,8 @@ void SchedulingQueue::AddUnschedulable(QueueEntity entity, PluginMask rejectors,
 void SchedulingQueue::Remove(QueueEntity entity) { Detach(entity); }
 
 void SchedulingQueue::Activate(QueueEntity entity, SimTime now) {
-  const Where where = entry(entity).where;
+  const Entry* e = Find(entity);
+  const Where where = e != nullptr ? e->where : Where::kNone;
   if (where == Where::kNone) {
     Add(entity, now);
   } else if (where == Where::kUnschedulable) {
@@ -198,13 +206,13 @@ void SchedulingQueue::Activate(QueueEntity entity, SimTime now) {
 }
 
 bool SchedulingQueue::IsUnschedulable(QueueEntity entity) const {
-  const auto i = entity.slot();
-  return i < entries_.size() && entries_[i].where == Where::kUnschedulable;
+  const Entry* e = Find(entity);
+  return e != nullptr && e->where == Where::kUnschedulable;
 }
 
 void SchedulingQueue::PoolInsert(QueueEntity entity) {
   unschedulable_.insert(PoolKeyOf(entity));
-  const PluginMask rejectors = entries_[entity.slot()].rejectors;
+  const PluginMask rejectors = at(entity).rejectors;
   for (unsigned bit = 0; bit < pool_plugins_.size(); ++bit) {
     if (rejectors & (PluginMask{1} << bit)) {
       if (pool_plugins_[bit]++ == 0) pool_mask_ |= PluginMask{1} << bit;
@@ -214,7 +222,7 @@ void SchedulingQueue::PoolInsert(QueueEntity entity) {
 
 void SchedulingQueue::PoolErase(QueueEntity entity) {
   unschedulable_.erase(PoolKeyOf(entity));
-  const PluginMask rejectors = entries_[entity.slot()].rejectors;
+  const PluginMask rejectors = at(entity).rejectors;
   for (unsigned bit = 0; bit < pool_plugins_.size(); ++bit) {
     if (rejectors & (PluginMask{1} << bit)) {
       if (--pool_plugins_[bit] == 0) pool_mask_ &= ~(PluginMask{1} << bit);
@@ -282,7 +290,7 @@ void SchedulingQueue::OnEvent(ClusterEvent event, PodId subject, SimTime now) {
   std::vector<QueueEntity> moving;
   for (const PoolKey& key : unschedulable_) {
     const QueueEntity entity = std::get<2>(key);
-    if (Helps(entity, entries_[entity.slot()].rejectors, event, subject)) moving.push_back(entity);
+    if (Helps(entity, at(entity).rejectors, event, subject)) moving.push_back(entity);
   }
   for (QueueEntity entity : moving) MoveOut(entity, now);
 }
@@ -304,7 +312,7 @@ void SchedulingQueue::Flush(SimTime now) {
   if (now.time_since_epoch().count() % interval != 0) return;
   std::vector<QueueEntity> moving;
   for (const PoolKey& key : unschedulable_) {
-    const Entry& e = entries_[(std::get<2>(key)).slot()];
+    const Entry& e = at(std::get<2>(key));
     if (now - e.timestamp <= options_.max_in_unschedulable) break;  // the rest is younger
     if (e.progress_seen != model_.progress_generation()) moving.push_back(std::get<2>(key));
   }
@@ -324,13 +332,13 @@ std::optional<SimTime> SchedulingQueue::NextFlushTime(SimTime now) const {
   for (const BackoffKey& key : error_backoff_) {
     // An error retry that has seen no progress since its attempt would fail again identically:
     // it is no reason for the clock to advance (else pods with no nodes retry forever).
-    if (entries_[(std::get<4>(key)).slot()].progress_seen == model_.progress_generation()) continue;
+    if (at(std::get<4>(key)).progress_seen == model_.progress_generation()) continue;
     consider_expiry(std::get<0>(key));
     break;
   }
   const std::int64_t interval = options_.unschedulable_flush_interval.count();
   for (const PoolKey& key : unschedulable_) {
-    const Entry& e = entries_[(std::get<2>(key)).slot()];
+    const Entry& e = at(std::get<2>(key));
     // A entity that has seen no progress since its attempt would fail again identically.
     if (e.progress_seen == model_.progress_generation()) continue;
     const std::int64_t due = (e.timestamp + options_.max_in_unschedulable).time_since_epoch().count();
