@@ -25,7 +25,7 @@ ResourceList FreeResources(const NodeInfo& node, const ResourceList& requested) 
 
 std::int64_t VictimSelector::StartTime(const PodInfo& pod) const {
   // GetPodStartTime: a pod that has not started counts as starting now.
-  if (pod.start_unix_us) return *pod.start_unix_us;
+  if (pod.start_unix_us != PodInfo::kNotStarted) return pod.start_unix_us;
   time_dependent_ = true;
   return model_.NowUnixUs(now_);
 }

@@ -54,8 +54,8 @@ SimulationResult Simulator::Collect() {
     if (pod.pod.spec.scheduling_group) {
       out.pod_group = pod.pod.meta.namespace_ + "/" + pod.pod.spec.scheduling_group->pod_group_name;
     }
-    out.scheduled_at = pod.scheduled_at;
-    out.deleted_at = pod.deleted_at;
+    if (pod.scheduled_at != PodInfo::kNever) out.scheduled_at = pod.scheduled_at;
+    if (pod.deleted_at != PodInfo::kNever) out.deleted_at = pod.deleted_at;
     out.requests = pod.request;
     const std::string& class_name = pod.pod.spec.priority_class_name;
     if (!class_name.empty()) {

@@ -355,8 +355,7 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
         Bind(id, *node, SimTime{});
         // Without status.startTime a victim counts as starting "now" at each evaluation
         // (GetPodStartTime).
-        p.start_unix_us.reset();
-        if (pod.status.start_time) p.start_unix_us = pod.status.start_time->unix_micros;
+        p.start_unix_us = pod.status.start_time ? pod.status.start_time->unix_micros : PodInfo::kNotStarted;
         if (pod.meta.deletion_timestamp) {
           bool by_preemption = false;
           for (const PodCondition& c : pod.status.conditions) {

@@ -73,9 +73,12 @@ struct PodInfo {
   PodState state = PodState::kPending;
   bool terminating_by_preemption = false;
   bool in_queue = false;
-  std::optional<std::int64_t> start_unix_us;  // absolute, for the start-time tie-breakers
-  std::optional<SimTime> scheduled_at;
-  std::optional<SimTime> deleted_at;
+  // Absent values are sentinels, not std::optional (which takes a second word each).
+  static constexpr std::int64_t kNotStarted = std::numeric_limits<std::int64_t>::min();
+  static constexpr SimTime kNever = SimTime::min();
+  std::int64_t start_unix_us = kNotStarted;  // absolute, for the start-time tie-breakers
+  SimTime scheduled_at = kNever;
+  SimTime deleted_at = kNever;
   SharedString last_failure;  // the last FailedScheduling message
 
   // metadata.uid, or `key` when absent (MoreImportantVictim's last tie-break).
