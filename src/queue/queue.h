@@ -97,6 +97,8 @@ class SchedulingQueue {
   bool Empty() const { return active_.empty() && backoff_.empty() && error_backoff_.empty(); }
   int attempts(QueueEntity entity) const { return at(entity).attempts; }
   bool IsUnschedulable(QueueEntity entity) const;
+  // The entities ever queued: each holds one entry, kept for its attempts and backoff.
+  std::size_t entity_count() const { return entries_.size(); }
 
  private:
   enum class Where : std::uint8_t { kNone, kActive, kBackoff, kUnschedulable };

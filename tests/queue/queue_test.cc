@@ -75,6 +75,31 @@ class QueueTest : public ::testing::Test {
 };
 
 // ----------------------------------------------------------------------------------------------
+// Storage: an entry per entity ever queued, not per pod of the model.
+
+TEST_F(QueueTest, HoldsEntriesOnlyForEntitiesEverQueued) {
+  Build(std::vector<std::int32_t>(50, 0));
+  // Removing or asking about pods that were never queued makes no entry.
+  queue_->Remove(PodId(40));
+  EXPECT_FALSE(queue_->IsUnschedulable(PodId(45)));
+  queue_->Activate(PodId(20), At(seconds(0)));  // not queued before: it is added
+  EXPECT_EQ(queue_->entity_count(), 1u);
+  queue_->Add(PodId(49), At(seconds(0)));
+  queue_->AddUnschedulable(PodId(30), MaskOf(PluginId::kNodeResourcesFit), At(seconds(0)));
+  EXPECT_EQ(queue_->entity_count(), 3u);
+  EXPECT_TRUE(queue_->IsUnschedulable(PodId(30)));
+  EXPECT_EQ(queue_->attempts(PodId(30)), 1);
+  EXPECT_EQ(queue_->attempts(PodId(49)), 0);
+  EXPECT_EQ(Drain(), (std::vector<PodId>{PodId(20), PodId(49)}));
+  queue_->Remove(PodId(30));
+  EXPECT_FALSE(queue_->IsUnschedulable(PodId(30)));
+  // A pod queued again keeps its entry and its attempts.
+  queue_->AddUnschedulable(PodId(30), MaskOf(PluginId::kNodeResourcesFit), At(seconds(1)));
+  EXPECT_EQ(queue_->attempts(PodId(30)), 2);
+  EXPECT_EQ(queue_->entity_count(), 3u);
+}
+
+// ----------------------------------------------------------------------------------------------
 // PrioritySort.
 
 TEST_F(QueueTest, HigherPriorityPopsFirst) {
