@@ -67,7 +67,12 @@ class BestKeys {
   void Set(std::int32_t pos, const CandidateKey& key) {
     std::size_t i = size_ + static_cast<std::size_t>(pos);
     tree_[i] = key;
-    for (i >>= 1; i > 0; i >>= 1) tree_[i] = tree_[2 * i + 1] < tree_[2 * i] ? tree_[2 * i + 1] : tree_[2 * i];
+    for (i >>= 1; i > 0; i >>= 1) {
+      const CandidateKey& best = tree_[2 * i + 1] < tree_[2 * i] ? tree_[2 * i + 1] : tree_[2 * i];
+      // A range whose best is what it was leaves every range above it as it was.
+      if (best.pos == tree_[i].pos && best.scores == tree_[i].scores) break;
+      tree_[i] = best;
+    }
   }
   void Clear(std::int32_t pos) { Set(pos, kAbsent); }
   static bool IsAbsent(const CandidateKey& k) { return k.scores[0] == kAbsent.scores[0]; }
