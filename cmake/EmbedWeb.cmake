@@ -1,5 +1,6 @@
-# Embeds files of web/ into a target: the report template (web/index.html, app.js, style.css) into
-# kpsim_report, the `kpsim serve` page (web/serve.html, serve.js) into kpsim_app.
+# Embeds files of web/ into a target: the report template (web/index.html, embedded.js, app.js,
+# style.css) into kpsim_report, the `kpsim serve` page (web/serve.html, embedded.js, serve.js)
+# into kpsim_app.
 #
 # Included from CMakeLists.txt, it defines
 #   kpsim_embed_web(<target> HEADER <include> NAMESPACE <ns> FILES <file> <Function> ...)

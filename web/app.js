@@ -26,7 +26,7 @@
   if (document.body.getAttribute('data-kind') !== 'simulate') return;
   chart = document.getElementById('timeline-chart');
   if (!chart) return;
-  readEmbedded(holder).then(function (text) {
+  kpsimReadEmbedded(holder).then(function (text) {
     data = JSON.parse(text);
     model = buildModel(data);
     // The axis: simulated time, or event order when every event happened at one instant (the
@@ -42,22 +42,6 @@
       resizeTimer = setTimeout(draw, 150);
     });
   }).catch(function () { /* no data, no chart: the tables stand alone */ });
-
-  // The text of an embedded JSON script (the run's data, a long table's rows): verbatim, or, when
-  // the page wrote it deflated and base64-encoded (render_html.cc EmbedJson, past 1 MiB),
-  // decoded with the browser's DecompressionStream. Resolves with the JSON text.
-  // A browser without DecompressionStream rejects (the page's tables and their first rows stand).
-  function readEmbedded(el) {
-    return Promise.resolve().then(function () {
-      var text = el.textContent;
-      if (el.getAttribute('data-encoding') !== 'deflate-base64') return text;
-      var binary = atob(text);
-      var bytes = new Uint8Array(binary.length);
-      for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
-      return new Response(stream).text();
-    });
-  }
 
   // ------------------------------------------------------------------------------------------
   // The model: per pod, the intervals the events delimit.
@@ -880,7 +864,7 @@
     // Resolves once `rows` holds every row (read on first use).
     function load() {
       if (!ready) {
-        ready = readEmbedded(holder).then(function (text) {
+        ready = kpsimReadEmbedded(holder).then(function (text) {
           rows = JSON.parse(text).map(function (html) { return {html: html, text: null, cells: null}; });
         });
       }

@@ -131,20 +131,13 @@
       });
   }
 
-  // The JSON a report page embeds (#kpsim-data): the exact `simulate -o json` of the run, written
-  // deflated and base64-encoded past 1 MiB (as web/app.js readEmbedded decodes it). Resolves with
-  // the parsed JSON, or null.
+  // The JSON a report page embeds (#kpsim-data): the exact `simulate -o json` of the run, decoded
+  // by web/embedded.js (embedded before this script). Resolves with the parsed JSON, or null.
   function embeddedJson(html) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
     var holder = doc.getElementById('kpsim-data');
     if (!holder) return Promise.resolve(null);
-    var text = holder.textContent;
-    if (holder.getAttribute('data-encoding') !== 'deflate-base64') return Promise.resolve(JSON.parse(text));
-    var binary = atob(text);
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
-    return new Response(stream).json();
+    return kpsimReadEmbedded(holder).then(JSON.parse);
   }
 
   function run() {

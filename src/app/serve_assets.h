@@ -8,6 +8,7 @@
 namespace kpsim::app::web {
 
 std::string_view ServeHtml();  // web/serve.html: the app's page, with @KPSIM_SERVE_JS@ in it
+std::string_view EmbeddedJs();  // web/embedded.js: the report's decoder of its embedded JSON
 std::string_view ServeJs();    // web/serve.js: the editor, runs, diffs and toggles
 
 }  // namespace kpsim::app::web

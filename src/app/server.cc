@@ -28,12 +28,12 @@ void Answer(httplib::Response& res, const ApiResponse& answer) {
   res.set_content(answer.body, answer.content_type.c_str());
 }
 
-// The page: web/serve.html with web/serve.js in place.
+// The page: web/serve.html with web/embedded.js (the reports' decoder) and web/serve.js in place.
 std::string Page() {
   std::string html(web::ServeHtml());
   constexpr std::string_view kScript = "@KPSIM_SERVE_JS@";
   if (const std::size_t at = html.find(kScript); at != std::string::npos) {
-    html.replace(at, kScript.size(), web::ServeJs());
+    html.replace(at, kScript.size(), std::string(web::EmbeddedJs()) + std::string(web::ServeJs()));
   }
   return html;
 }

@@ -2,7 +2,7 @@
 
 // Deflate (zlib format) + base64 for the large JSON a report page embeds: a 5000-node run's
 // 30 MB of JSON becomes about 1 MB of text, which the browser decodes with DecompressionStream
-// ('deflate') much faster than it parses 30 MB of page (web/app.js, readEmbedded).
+// ('deflate') much faster than it parses 30 MB of page (web/embedded.js).
 
 #include <optional>
 #include <string>

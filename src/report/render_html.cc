@@ -138,7 +138,7 @@ std::string Page(std::string_view kind, std::string_view title, std::string_view
                                          {"BODY", std::string(body)},
                                          {"DATA_ATTRS", std::move(data.attrs)},
                                          {"DATA", std::move(data.text)},
-                                         {"SCRIPT", std::string(web::AppJs())}});
+                                         {"SCRIPT", std::string(web::EmbeddedJs()) + std::string(web::AppJs())}});
 }
 
 // A filter verdict's reasons, escaped, "; "-separated.
