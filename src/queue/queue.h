@@ -118,10 +118,11 @@ class SchedulingQueue {
   Entry& entry(QueueEntity entity);  // made on first use
   // REQUIRES: `entity` was queued before.
   const Entry& at(QueueEntity entity) const { return entries_[index_[entity.slot()]]; }
-  // The entity's entry, or null if it was never queued.
+  // The entity's place in `entries_`, kNoEntry if it was never queued.
   std::uint32_t IndexOf(QueueEntity entity) const {
     return entity.slot() < index_.size() ? index_[entity.slot()] : kNoEntry;
   }
+  // The entity's entry, or null if it was never queued.
   Entry* Find(QueueEntity entity) {
     const std::uint32_t i = IndexOf(entity);
     return i != kNoEntry ? &entries_[i] : nullptr;
