@@ -35,8 +35,8 @@ struct Fate {
   bool waited = false;
 };
 
-// The world's figures, and every pod's fate in it.
-World Summarize(const SimulationResult& sim, std::unordered_map<std::string, Fate>& fates) {
+// The world's figures, and every pod's fate in it (keyed by views of `sim`'s pod names).
+World Summarize(const SimulationResult& sim, std::unordered_map<std::string_view, Fate>& fates) {
   World w;
   const DisruptionCost d = ComputeDisruption(sim);
   w.evicted = d.evicted_pods;
@@ -148,7 +148,7 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
   out["stop"] = render::StringOrNull(report.stop);
   out["worlds"] = report.worlds;
 
-  std::unordered_map<std::string, Fate> preempt_fates, scale_fates;
+  std::unordered_map<std::string_view, Fate> preempt_fates, scale_fates;
   const World preempt = Summarize(report.preempt, preempt_fates);
   World scale = Summarize(scale_up_world, scale_fates);
   scale.nodes_added = added;
@@ -161,8 +161,8 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
   std::unordered_map<std::string_view, bool> listed;
   auto row = [&](const SharedString& pod) {
     if (!listed.emplace(pod, true).second) return;
-    const auto a = preempt_fates.find(pod.string());
-    const auto b = scale_fates.find(pod.string());
+    const auto a = preempt_fates.find(pod);
+    const auto b = scale_fates.find(pod);
     const auto notable = [](const auto& it, const auto& fates) {
       return it != fates.end() && (it->second.waited || it->second.state == "Evicted");
     };
