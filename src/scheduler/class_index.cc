@@ -219,9 +219,10 @@ const std::vector<NodeId>& Framework::FeasibleFromIndex(const ClassIndex& index,
     };
     take(start, static_cast<std::int32_t>(n), to_find + 1, taken, put, put_word);
     take(0, start, to_find + 1, taken, put, put_word);
-    found.push_back(nominated_pos);
-    std::sort(found.begin(), found.end(),
-              [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
+    // `found` is in circular order from the start already: the nominated node goes in its place.
+    found.insert(std::upper_bound(found.begin(), found.end(), nominated_pos,
+                                  [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); }),
+                 nominated_pos);
     if (found.size() > to_find) found.resize(to_find);
     feasible.clear();
     for (std::int32_t pos : found) feasible.push_back(model_.node_at_position(pos));
