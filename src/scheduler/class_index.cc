@@ -383,7 +383,7 @@ void Framework::StartSampling(ClassIndex& index) {
     const ClassIndex::Entry& e = index.entries[id];
     if (e.generation == 0) continue;
     const std::int32_t pos = model_.order_position(id);
-    if (index.table->Get(e.status).code() == Code::kUnschedulable) index.sampling->potential.Add(pos, +1);
+    if (index.table->Get(e.status).code() == Code::kUnschedulable) index.sampling->AddPotential(pos, +1);
     if (e.has_candidate()) {
       const Candidate& c = index.CandidateOf(e);
       index.sampling->AddCandidate(pos, CandidateKey::Of(c, pos), c.pdb_violations == 0);
@@ -395,8 +395,9 @@ void Framework::StartSampling(ClassIndex& index) {
 Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::int64_t offset_rank,
                                     const std::string& fit_error, Decision d) {
   SamplingIndex& s = *index.sampling;
+  using Lane = SamplingIndex::Lane;
   const auto n = static_cast<std::int32_t>(model_.node_order().size());
-  const std::int64_t np = s.potential.Total();
+  const std::int64_t np = s.counts.Total(Lane::kPotential);
   auto not_helpful = [&] {
     // No list holds a candidate: every potential node was visited, and the failing ones say why.
     d.message = fit_error + " preemption: " +
@@ -413,44 +414,46 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
   if (m < abs) m = abs;
   m = std::min(m, np);
   // The visit: potential nodes in node order from the offset-th one, circularly.
-  const std::int32_t start = s.potential.Select(offset_rank + 1);
+  const std::int32_t start = s.counts.Select(Lane::kPotential, offset_rank + 1);
   auto visit_rank = [&](std::int32_t pos) { return (pos - start + n) % n; };
-  // A count seen from `start`: what lies before it, asked of the tree once rather than per
-  // question.
-  struct FromStart {
-    const PositionCounts& counts;
-    std::int64_t before;
-  };
-  auto from_start = [&](const PositionCounts& c) { return FromStart{c, c.Prefix(start)}; };
-  auto kth = [&](const FromStart& c, std::int64_t k) -> std::int32_t {  // -1: fewer than k
-    const std::int64_t after = c.counts.Total() - c.before;
-    if (k <= after) return c.counts.Select(c.before + k);
-    if (k - after <= c.before) return c.counts.Select(k - after);
+  // Every lane's count before `start`, asked of the tree once rather than per question.
+  const SamplingIndex::Counts::Sums before_start = s.counts.Prefix(start);
+  auto kth = [&](Lane lane, std::int64_t k) -> std::int32_t {  // from `start`; -1: fewer than k
+    const std::int64_t after = s.counts.Total(lane) - before_start[lane];
+    if (k <= after) return s.counts.Select(lane, before_start[lane] + k);
+    if (k - after <= before_start[lane]) return s.counts.Select(lane, k - after);
     return -1;
   };
-  auto within = [&](const FromStart& c, std::int32_t last) -> std::int64_t {  // up to `last` inclusive
-    if (last < 0) return c.counts.Total();
-    const std::int64_t upto = c.counts.Prefix(last + 1);
-    return last >= start ? upto - c.before : c.counts.Total() - c.before + upto;
+  // From `start` up to `last` inclusive (-1: all), every lane.
+  auto within = [&](std::int32_t last) -> SamplingIndex::Counts::Sums {
+    SamplingIndex::Counts::Sums c{};
+    if (last < 0) {
+      for (std::size_t l = 0; l < c.size(); ++l) c[l] = s.counts.Total(l);
+      return c;
+    }
+    const SamplingIndex::Counts::Sums upto = s.counts.Prefix(last + 1);
+    for (std::size_t l = 0; l < c.size(); ++l) {
+      c[l] = last >= start ? upto[l] - before_start[l] : s.counts.Total(l) - before_start[l] + upto[l];
+    }
+    return c;
   };
-  const FromStart clean_counts = from_start(s.clean);
-  const FromStart violating_counts = from_start(s.violating);
   // DryRunPreemption stops at the first candidate where it holds one violating no PDB and
   // numCandidates in all (each list keeps numCandidates at most); `last` is that node, -1 for
   // a visit of every potential node.
   std::int32_t last = -1;
-  if (m > 0 && s.clean.Total() > 0 && s.candidates.Total() >= m) {
-    const std::int32_t mth = kth(from_start(s.candidates), m);
-    const std::int32_t first_clean = kth(clean_counts, 1);
+  if (m > 0 && s.counts.Total(Lane::kClean) > 0 && s.counts.Total(Lane::kCandidates) >= m) {
+    const std::int32_t mth = kth(Lane::kCandidates, m);
+    const std::int32_t first_clean = kth(Lane::kClean, 1);
     last = visit_rank(mth) > visit_rank(first_clean) ? mth : first_clean;
   }
-  const std::int64_t visited = last < 0 ? np : within(from_start(s.potential), last);
-  const std::int64_t clean = m > 0 ? within(clean_counts, last) : 0;
-  const std::int64_t violating_seen = m > 0 ? within(violating_counts, last) : 0;
+  const SamplingIndex::Counts::Sums seen = within(last);
+  const std::int64_t visited = seen[Lane::kPotential];
+  const std::int64_t clean = m > 0 ? seen[Lane::kClean] : 0;
+  const std::int64_t violating_seen = m > 0 ? seen[Lane::kViolating] : 0;
   const std::int64_t violating = std::min(violating_seen, m);
   if (clean + violating == 0) return not_helpful();
   // The violating list ends at its numCandidates-th.
-  const std::int32_t violating_last = violating_seen > m ? kth(violating_counts, m) : last;
+  const std::int32_t violating_last = violating_seen > m ? kth(Lane::kViolating, m) : last;
   // pickOneNodeForPreemption over the lists (violating none first, each in visit order; the
   // first wins a full tie): the best keys of the visited ranges, best first. A list's range is one
   // or two runs of positions (the visit wraps at the end of the node order); the next best after
@@ -472,7 +475,7 @@ Decision Framework::SampledDecision(const PodInfo& pod, ClassIndex& index, std::
       if (!BestKeys::IsAbsent(best)) runs.at(run_count++) = Run{&best, first, end, order};
     };
     auto before = [](const Run& a, const Run& b) {
-      if (a.best->scores != b.best->scores) return a.best->scores > b.best->scores;
+      if (const int rows = a.best->CompareRows(*b.best); rows != 0) return rows < 0;
       return a.order != b.order ? a.order < b.order : a.best->pos < b.best->pos;
     };
     if (until >= start) {

@@ -211,7 +211,7 @@ struct Framework::ClassIndex {
       --failing;
       if (s.code() == Code::kUnschedulable) {
         --potential;
-        if (sampling) sampling->potential.Add(pos, -1);
+        if (sampling) sampling->AddPotential(pos, -1);
       }
     }
   }
@@ -227,7 +227,7 @@ struct Framework::ClassIndex {
       ++failing;
       if (s.code() == Code::kUnschedulable) {
         ++potential;
-        if (sampling) sampling->potential.Add(pos, +1);
+        if (sampling) sampling->AddPotential(pos, +1);
         if (!dry_suspended) stale_dry.push_back(id);
       }
     }

@@ -9,6 +9,7 @@
 // candidates of a range of positions (a tree of CandidateKeys). A cycle costs O(log nodes)
 // where visiting costs the window's size (a tenth of the nodes).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -18,70 +19,100 @@
 
 namespace kpsim::engine {
 
-// Counts per position [0, n), with prefix sums and select.
-class PositionCounts {
+// Counts per position [0, n) in `kLanes` lanes, with prefix sums and select: one Fenwick tree
+// whose nodes hold every lane's count side by side, so that the lanes' prefix sums up to one
+// position (the sampled window asks several at each end of it) walk the same cache lines once.
+template <std::size_t kLanes>
+class LaneCounts {
  public:
-  explicit PositionCounts(std::size_t n) : tree_(n + 1, 0) {
+  using Sums = std::array<std::int64_t, kLanes>;
+  explicit LaneCounts(std::size_t n) : tree_(n + 1) {
     while ((high_bit_ << 1) <= n) high_bit_ <<= 1;
   }
-  void Add(std::int32_t pos, std::int32_t delta) {
-    for (auto i = static_cast<std::size_t>(pos) + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += delta;
-    total_ += delta;
+  // Adds `delta` to lane `lane` at `pos`, and `other_delta` to lane `other` (none: kLanes).
+  void Add(std::int32_t pos, std::size_t lane, std::int32_t delta, std::size_t other = kLanes,
+           std::int32_t other_delta = 0) {
+    for (auto i = static_cast<std::size_t>(pos) + 1; i < tree_.size(); i += i & (~i + 1)) {
+      tree_[i][lane] += delta;
+      if (other < kLanes) tree_[i][other] += other_delta;
+    }
+    total_[lane] += delta;
+    if (other < kLanes) total_[other] += other_delta;
   }
-  // The count in [0, n).
-  std::int64_t Total() const { return total_; }
-  // The count in [0, end).
-  std::int64_t Prefix(std::int32_t end) const {
-    std::int64_t sum = 0;
-    for (auto i = static_cast<std::size_t>(end); i > 0; i -= i & (~i + 1)) sum += tree_[i];
+  // The count of `lane` in [0, n).
+  std::int64_t Total(std::size_t lane) const { return total_[lane]; }
+  // Every lane's count in [0, end).
+  Sums Prefix(std::int32_t end) const {
+    Sums sum{};
+    for (auto i = static_cast<std::size_t>(end); i > 0; i -= i & (~i + 1)) {
+      for (std::size_t l = 0; l < kLanes; ++l) sum[l] += tree_[i][l];
+    }
     return sum;
   }
-  // The position of the k-th counted one (k >= 1), or -1 if there are fewer.
-  std::int32_t Select(std::int64_t k) const {
+  // The position of the k-th counted one of `lane` (k >= 1), or -1 if there are fewer.
+  std::int32_t Select(std::size_t lane, std::int64_t k) const {
     std::size_t pos = 0;
     for (std::size_t step = high_bit_; step > 0; step >>= 1) {
-      if (pos + step < tree_.size() && tree_[pos + step] < k) {
+      if (pos + step < tree_.size() && tree_[pos + step][lane] < k) {
         pos += step;
-        k -= tree_[pos];
+        k -= tree_[pos][lane];
       }
     }
     return pos + 1 < tree_.size() ? static_cast<std::int32_t>(pos) : -1;
   }
-  std::size_t Bytes() const { return tree_.capacity() * sizeof(std::int32_t); }
+  std::size_t Bytes() const { return tree_.capacity() * sizeof(tree_[0]); }
 
  private:
-  std::vector<std::int32_t> tree_;
+  std::vector<std::array<std::int32_t, kLanes>> tree_;
   std::size_t high_bit_ = 1;
-  std::int64_t total_ = 0;
+  Sums total_{};
+};
+
+// Counts per position [0, n), with prefix sums and select: one lane.
+class PositionCounts {
+ public:
+  explicit PositionCounts(std::size_t n) : counts_(n) {}
+  void Add(std::int32_t pos, std::int32_t delta) { counts_.Add(pos, 0, delta); }
+  std::int64_t Total() const { return counts_.Total(0); }
+  std::int64_t Prefix(std::int32_t end) const { return counts_.Prefix(end)[0]; }
+  std::int32_t Select(std::int64_t k) const { return counts_.Select(0, k); }
+  std::size_t Bytes() const { return counts_.Bytes(); }
+
+ private:
+  LaneCounts<1> counts_;
 };
 
 // The best CandidateKey (the least by CandidateKey::operator<) of a range of positions: a
-// segment tree over the positions. An absent position holds a key worse than every real one
-// (scores[0] is a score no candidate reaches), so the tree compares by operator< alone.
+// bottom-up segment tree over the positions, 2n keys for any n (the range query combines only
+// nodes inside the range, and taking the least is order-free, so n need not be a power of two).
+// An absent position holds a key worse than every real one (on every row, and at no node order
+// position), so the tree compares by operator< alone. The tree is allocated by the first key set:
+// a class whose candidates all violate a PDB, or none does, keeps one tree, not two.
 class BestKeys {
  public:
-  explicit BestKeys(std::size_t n) {
-    while (size_ < n) size_ <<= 1;
-    tree_.assign(2 * size_, kAbsent);
-  }
+  explicit BestKeys(std::size_t n) : n_(n) {}
   void Set(std::int32_t pos, const CandidateKey& key) {
-    std::size_t i = size_ + static_cast<std::size_t>(pos);
+    if (tree_.empty()) {
+      if (IsAbsent(key)) return;
+      tree_.assign(2 * n_, kAbsent);
+    }
+    std::size_t i = n_ + static_cast<std::size_t>(pos);
     tree_[i] = key;
     for (i >>= 1; i > 0; i >>= 1) {
       const CandidateKey& best = tree_[2 * i + 1] < tree_[2 * i] ? tree_[2 * i + 1] : tree_[2 * i];
       // A range whose best is what it was leaves every range above it as it was.
-      if (best.pos == tree_[i].pos && best.scores == tree_[i].scores) break;
+      if (best == tree_[i]) break;
       tree_[i] = best;
     }
   }
   void Clear(std::int32_t pos) { Set(pos, kAbsent); }
-  static bool IsAbsent(const CandidateKey& k) { return k.scores[0] == kAbsent.scores[0]; }
+  static bool IsAbsent(const CandidateKey& k) { return k.pos == kAbsent.pos; }
   // The best key of positions [first, last), absent if none. The reference stays valid until
   // the next Set or Clear.
   const CandidateKey& Best(std::int32_t first, std::int32_t last) const {
     const CandidateKey* best = &kAbsent;
-    if (first >= last) return *best;
-    for (std::size_t l = size_ + static_cast<std::size_t>(first), r = size_ + static_cast<std::size_t>(last); l < r;
+    if (first >= last || tree_.empty()) return *best;
+    for (std::size_t l = n_ + static_cast<std::size_t>(first), r = n_ + static_cast<std::size_t>(last); l < r;
          l >>= 1, r >>= 1) {
       if ((l & 1) != 0 && tree_[l] < *best) best = &tree_[l];
       if ((l & 1) != 0) ++l;
@@ -93,36 +124,38 @@ class BestKeys {
 
  private:
   static constexpr CandidateKey kAbsent = [] {
-    CandidateKey k;
-    k.scores.fill(std::numeric_limits<std::int64_t>::min());
-    k.pos = std::numeric_limits<std::int32_t>::max();
+    CandidateKey k;  // the worst on every row
+    k.priority_sum = std::numeric_limits<std::int64_t>::max();
+    k.latest_start = std::numeric_limits<std::int64_t>::min();
+    k.pdb_violations = std::numeric_limits<std::int32_t>::max();
+    k.highest_priority = std::numeric_limits<std::int32_t>::max();
+    k.victims = std::numeric_limits<std::int32_t>::max();
+    k.pos = std::numeric_limits<std::int32_t>::max();  // no node order position
     return k;
   }();
-  std::size_t size_ = 1;
+  std::size_t n_;
   std::vector<CandidateKey> tree_;
 };
 
-// Per class: potential nodes, candidates violating no PDB (`clean`) and the others
-// (`violating`), by node order position.
+// Per class, by node order position: potential nodes, candidates, candidates violating no
+// PDB (`clean`) and the others (`violating`), in the lanes of one counting tree; the best keys
+// of the clean candidates and of the violating ones.
 struct SamplingIndex {
-  explicit SamplingIndex(std::size_t n)
-      : potential(n), candidates(n), clean(n), violating(n), clean_keys(n), violating_keys(n) {}
+  enum Lane : std::size_t { kPotential, kCandidates, kClean, kViolating, kLaneCount };
+  explicit SamplingIndex(std::size_t n) : counts(n), clean_keys(n), violating_keys(n) {}
+  void AddPotential(std::int32_t pos, std::int32_t delta) { counts.Add(pos, kPotential, delta); }
   void AddCandidate(std::int32_t pos, const CandidateKey& key, bool is_clean) {
-    candidates.Add(pos, +1);
-    (is_clean ? clean : violating).Add(pos, +1);
+    counts.Add(pos, kCandidates, +1, is_clean ? kClean : kViolating, +1);
     (is_clean ? clean_keys : violating_keys).Set(pos, key);
   }
   void RemoveCandidate(std::int32_t pos, bool is_clean) {
-    candidates.Add(pos, -1);
-    (is_clean ? clean : violating).Add(pos, -1);
+    counts.Add(pos, kCandidates, -1, is_clean ? kClean : kViolating, -1);
     (is_clean ? clean_keys : violating_keys).Clear(pos);
   }
-  PositionCounts potential, candidates, clean, violating;
+  using Counts = LaneCounts<kLaneCount>;
+  Counts counts;
   BestKeys clean_keys, violating_keys;
-  std::size_t Bytes() const {
-    return potential.Bytes() + candidates.Bytes() + clean.Bytes() + violating.Bytes() + clean_keys.Bytes() +
-           violating_keys.Bytes();
-  }
+  std::size_t Bytes() const { return counts.Bytes() + clean_keys.Bytes() + violating_keys.Bytes(); }
 };
 
 }  // namespace kpsim::engine

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kpsim::engine {
@@ -45,6 +48,42 @@ TEST(CandidateTest, KeyOrdersByEachTieBreakerInTurn) {
   }
   // Full ties: the first in node order.
   EXPECT_TRUE(CandidateKey::Of(Make(0, 1, 5, 2, 7), 0) < CandidateKey::Of(Make(0, 1, 5, 2, 7), 1));
+}
+
+// The key keeps each row at the width its range needs: a pod priority in 32 bits, a sum of
+// shifted priorities and a time in 64. Setup: pairs that differ only at the ends of those ranges
+// (the lowest and highest pod priorities, sums past 2^32, times past 2^31 microseconds, the
+// latest start a candidate can have). Expect: the order of the table, not of a narrowed value.
+TEST(CandidateTest, KeyOrdersTheFullRangeOfEachRow) {
+  constexpr std::int64_t kMinPriority = std::numeric_limits<std::int32_t>::min();
+  constexpr std::int64_t kMaxPriority = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int64_t kTwo32 = std::int64_t{1} << 32;
+  constexpr std::int64_t kNoStart = std::numeric_limits<std::int64_t>::max();
+  const std::vector<std::pair<Candidate, Candidate>> pairs = {
+      {Make(0, kMinPriority, 1, 1, 0), Make(0, kMaxPriority, 1, 1, 0)},
+      {Make(0, kMaxPriority - 1, 1, 1, 0), Make(0, kMaxPriority, 1, 1, 0)},
+      {Make(0, 1, 3 * kTwo32, 9, 0), Make(0, 1, 3 * kTwo32 + 1, 1, 0)},
+      {Make(0, 1, kTwo32, 9, 0), Make(0, 1, 2 * kTwo32, 1, 0)},
+      {Make(0, 1, 5, 2, kNoStart), Make(0, 1, 5, 2, kNoStart - 1)},
+      {Make(0, 1, 5, 2, kTwo32 + 1), Make(0, 1, 5, 2, kTwo32)},
+  };
+  for (const auto& [better, worse] : pairs) {
+    const CandidateKey b = CandidateKey::Of(better, 1);
+    const CandidateKey w = CandidateKey::Of(worse, 0);
+    EXPECT_TRUE(b < w);
+    EXPECT_FALSE(w < b);
+    EXPECT_LT(b.CompareRows(w), 0);
+    EXPECT_GT(w.CompareRows(b), 0);
+  }
+  // The rows' values come back as the table gives them.
+  const CandidateKey k = CandidateKey::Of(Make(3, kMinPriority, 7 * kTwo32, 4, kNoStart), 9);
+  EXPECT_EQ(k.pdb_violations, 3);
+  EXPECT_EQ(k.highest_priority, kMinPriority);
+  EXPECT_EQ(k.priority_sum, 7 * kTwo32);
+  EXPECT_EQ(k.victims, 4);
+  EXPECT_EQ(k.latest_start, kNoStart);
+  EXPECT_EQ(k.pos, 9);
+  EXPECT_EQ(k.CompareRows(CandidateKey::Of(Make(3, kMinPriority, 7 * kTwo32, 4, kNoStart), 0)), 0);
 }
 
 }  // namespace
