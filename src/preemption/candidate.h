@@ -2,7 +2,8 @@
 
 // What a preemption dry run produces (victims, units, candidates) and pickOneNodeForPreemption's
 // tie-breakers as ONE table: the Evaluator's pick (TopCandidates) and the class index's candidate order
-// (CandidateKey) are both derived from kTieBreakers, so they cannot disagree.
+// (CandidateKey) are both derived from kTieBreakers (the key's rows checked against the table at
+// compile time), so they cannot disagree.
 
 #include <array>
 #include <cassert>

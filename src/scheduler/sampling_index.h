@@ -5,9 +5,10 @@
 // node order from a random offset and stops once it holds numCandidates candidates, one of them
 // violating no PodDisruptionBudget (GetOffsetAndNumCandidates, DryRunPreemption). Over the
 // class's cached dry runs that window is found by counting, not by visiting: counts of potential
-// nodes and of candidates per node order position (Fenwick trees, with select), and the best
-// candidates of a range of positions (a tree of CandidateKeys). A cycle costs O(log nodes)
-// where visiting costs the window's size (a tenth of the nodes).
+// nodes and of candidates per node order position (one Fenwick tree with a lane for each count,
+// with select), and the best candidates of a range of positions (a segment tree of
+// CandidateKeys). A cycle costs O(log nodes) where visiting costs the window's size (a tenth of
+// the nodes).
 
 #include <array>
 #include <cstddef>
@@ -66,20 +67,6 @@ class LaneCounts {
   std::vector<std::array<std::int32_t, kLanes>> tree_;
   std::size_t high_bit_ = 1;
   Sums total_{};
-};
-
-// Counts per position [0, n), with prefix sums and select: one lane.
-class PositionCounts {
- public:
-  explicit PositionCounts(std::size_t n) : counts_(n) {}
-  void Add(std::int32_t pos, std::int32_t delta) { counts_.Add(pos, 0, delta); }
-  std::int64_t Total() const { return counts_.Total(0); }
-  std::int64_t Prefix(std::int32_t end) const { return counts_.Prefix(end)[0]; }
-  std::int32_t Select(std::int64_t k) const { return counts_.Select(0, k); }
-  std::size_t Bytes() const { return counts_.Bytes(); }
-
- private:
-  LaneCounts<1> counts_;
 };
 
 // The best CandidateKey (the least by CandidateKey::operator<) of a range of positions: a
