@@ -751,6 +751,7 @@
     if (ev.source !== window.parent || window.parent === window) return;
     if (!ev.data || ev.data.kpsim !== 'serve' || typeof ev.data.run !== 'number') return;
     servedRun = ev.data.run;
+    document.documentElement.setAttribute('data-served-run', String(servedRun));
     var waiting = document.querySelectorAll('[data-explain]');
     for (var i = 0; i < waiting.length; i++) {
       waiting[i].removeAttribute('data-explain');

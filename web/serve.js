@@ -193,6 +193,7 @@
   // shown; a diff answer that comes after a newer run is dropped.
   function show(seq) {
     $('frame-cur').srcdoc = state.cur.html;
+    $('frame-cur').setAttribute('data-run', String(state.cur.id));  // the served report echoes it
     $('cur-title').textContent = 'this run (' + state.cur.label + ')';
     var two = !!state.prev;
     $('run-prev').classList.toggle('hidden', !two);

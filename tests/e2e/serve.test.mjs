@@ -81,6 +81,18 @@ async function status() {
   return `${await page.textContent('#status')} #${await page.getAttribute('#status', 'data-runs')}`;
 }
 
+// The current run's report once it knows that kpsim serve frames it: the serve page tells it
+// the run's id when its frame loads, after the report has drawn, and only then does a click ask
+// the server for an explain (a click before it opens the report's own block, as a report framed
+// anywhere else does). The report echoes the id (html data-served-run), so an older report still
+// in the frame does not pass for the new one.
+async function servedReport() {
+  const run = await page.getAttribute('#frame-cur', 'data-run');
+  const frame = page.frameLocator('#frame-cur');
+  await frame.locator(`html[data-served-run="${run}"]`).waitFor({ state: 'attached' });
+  return frame;
+}
+
 async function chooseExample(name) {
   const before = await status();
   const value = await page.$eval('#examples', (select, wanted) => {
@@ -178,7 +190,7 @@ test('preempt or scale up: the example turns scale-up on, the report compares bo
 
 test('a marker in the timeline opens the explain of its attempt', async () => {
   await chooseExample('cascade.yaml');
-  const frame = page.frameLocator('#frame-cur');
+  const frame = await servedReport();
   const marker = frame.locator('svg .decision-link').first();
   await marker.waitFor();
   await marker.click();
@@ -200,7 +212,7 @@ test('a marker in the timeline opens the explain of its attempt', async () => {
 
 test('the chapter\'s minimise scene: a pod click opens its explain, whose stepper reprieves two of three', async () => {
   await chooseExample('book/minimize.yaml');
-  const frame = page.frameLocator('#frame-cur');
+  const frame = await servedReport();
   await frame.locator('svg g.pod[data-pod="default/api"]').first().click();
   await page.locator('#explain-title', { hasText: /^explain default\/api$/ }).waitFor();
   const explain = page.frameLocator('#frame-explain');
