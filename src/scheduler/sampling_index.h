@@ -79,17 +79,18 @@ class BestKeys {
  public:
   explicit BestKeys(std::size_t n) : n_(n) {}
   void Set(std::int32_t pos, const CandidateKey& key) {
-    if (tree_.empty()) {
+    if (pairs_.empty()) {
       if (IsAbsent(key)) return;
-      tree_.assign(2 * n_, kAbsent);
+      pairs_.assign(n_, Pair{{kAbsent, kAbsent}});
     }
     std::size_t i = n_ + static_cast<std::size_t>(pos);
-    tree_[i] = key;
+    At(i) = key;
     for (i >>= 1; i > 0; i >>= 1) {
-      const CandidateKey& best = tree_[2 * i + 1] < tree_[2 * i] ? tree_[2 * i + 1] : tree_[2 * i];
+      const Pair& children = pairs_[i];  // nodes 2i and 2i + 1
+      const CandidateKey& best = children.key[1] < children.key[0] ? children.key[1] : children.key[0];
       // A range whose best is what it was leaves every range above it as it was.
-      if (best == tree_[i]) break;
-      tree_[i] = best;
+      if (best == At(i)) break;
+      At(i) = best;
     }
   }
   void Clear(std::int32_t pos) { Set(pos, kAbsent); }
@@ -98,16 +99,16 @@ class BestKeys {
   // the next Set or Clear.
   const CandidateKey& Best(std::int32_t first, std::int32_t last) const {
     const CandidateKey* best = &kAbsent;
-    if (first >= last || tree_.empty()) return *best;
+    if (first >= last || pairs_.empty()) return *best;
     for (std::size_t l = n_ + static_cast<std::size_t>(first), r = n_ + static_cast<std::size_t>(last); l < r;
          l >>= 1, r >>= 1) {
-      if ((l & 1) != 0 && tree_[l] < *best) best = &tree_[l];
+      if ((l & 1) != 0 && At(l) < *best) best = &At(l);
       if ((l & 1) != 0) ++l;
-      if ((r & 1) != 0 && tree_[--r] < *best) best = &tree_[r];
+      if ((r & 1) != 0 && At(--r) < *best) best = &At(r);
     }
     return *best;
   }
-  std::size_t Bytes() const { return tree_.capacity() * sizeof(CandidateKey); }
+  std::size_t Bytes() const { return pairs_.capacity() * sizeof(Pair); }
 
  private:
   static constexpr CandidateKey kAbsent = [] {
@@ -120,8 +121,16 @@ class BestKeys {
     k.pos = std::numeric_limits<std::int32_t>::max();  // no node order position
     return k;
   }();
+  // Node i of the tree (1 <= i < 2n; the leaves from n): nodes 2k and 2k + 1, the two children
+  // of node k, share one cache line, and no key straddles two.
+  struct alignas(64) Pair {
+    CandidateKey key[2];
+  };
+  static_assert(sizeof(Pair) == 64);
+  CandidateKey& At(std::size_t i) { return pairs_[i >> 1].key[i & 1]; }
+  const CandidateKey& At(std::size_t i) const { return pairs_[i >> 1].key[i & 1]; }
   std::size_t n_;
-  std::vector<CandidateKey> tree_;
+  std::vector<Pair> pairs_;  // n pairs: nodes 0 (unused) to 2n - 1
 };
 
 // Per class, by node order position: potential nodes, candidates, candidates violating no
