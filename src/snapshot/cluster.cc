@@ -25,7 +25,8 @@ void AppendStaticKey(const PodSpec& spec, std::string& out) {
     fmt::format_to(std::back_inserter(out), "{}|{}|{}|{};", t.key, static_cast<int>(t.op), t.value,
                    t.effect ? static_cast<int>(*t.effect) : -1);
   }
-  out += "]name[" + spec.node_name;
+  out += "]name[";
+  out += spec.node_name;
   out += "]sel[";
   for (const auto& [k, v] : spec.node_selector) fmt::format_to(std::back_inserter(out), "{}={};", k, v);
   out += "]aff[";
@@ -47,9 +48,10 @@ void AppendStaticKey(const PodSpec& spec, std::string& out) {
   out += "]";
 }
 
-std::int32_t Intern(std::unordered_map<std::string, std::int32_t>& ids, std::string key) {
-  auto [it, inserted] = ids.try_emplace(std::move(key), static_cast<std::int32_t>(ids.size()));
-  return it->second;
+std::int32_t Intern(std::unordered_map<std::string, std::int32_t>& ids, const std::string& key) {
+  // Looked up first: most keys are there already, and the map copies a key only when it is new.
+  if (auto it = ids.find(key); it != ids.end()) return it->second;
+  return ids.emplace(key, static_cast<std::int32_t>(ids.size())).first->second;
 }
 
 std::string ZoneKey(const Labels& labels) {
@@ -208,7 +210,9 @@ void ClusterModel::JoinGroup(PodInfo& info, PodId id) {
 PodInfo ClusterModel::MakePodInfo(const Pod& pod, bool is_input) {
   PodInfo info{pod};
   info.is_input = is_input;
-  info.key = pod.meta.namespace_ + "/" + pod.meta.name;
+  key_scratch_.clear();  // "ns/name" without the temporaries of operator+
+  key_scratch_.append(pod.meta.namespace_).append(1, '/').append(pod.meta.name);
+  info.key = std::string_view(key_scratch_);
   info.priority = pod.spec.priority.value_or(0);
   info.victim_priority = info.priority;
   info.preemption_policy =
@@ -256,15 +260,17 @@ void ClusterModel::Classify(PodInfo& info) {
       !spec.affinity.node_affinity_required) {
     // No node-local constraint: the most common class, interned once.
     if (unconstrained_class_ == -1) {
-      std::string static_key;
-      AppendStaticKey(spec, static_key);
-      unconstrained_class_ = Intern(static_class_ids_, std::move(static_key));
+      static_key_.clear();
+      AppendStaticKey(spec, static_key_);
+      unconstrained_class_ = Intern(static_class_ids_, static_key_);
     }
     info.static_class = unconstrained_class_;
   } else {
-    std::string static_key;
-    AppendStaticKey(spec, static_key);
-    info.static_class = Intern(static_class_ids_, std::move(static_key));
+    // Every bound pod has one (its node's name is part of it): built in a buffer kept across
+    // pods, which then grows only to the longest key.
+    static_key_.clear();
+    AppendStaticKey(spec, static_key_);
+    info.static_class = Intern(static_class_ids_, static_key_);
   }
   EquivalenceKey key{info.pod.meta.namespace_, info.priority, info.request.milli_cpu,
                      info.request.memory, info.request.ephemeral_storage, info.request.pods,

@@ -389,6 +389,8 @@ class ClusterModel {
   };
   std::unordered_map<EquivalenceKey, std::int32_t, EquivalenceKeyHash> class_ids_;
   std::unordered_map<std::string, std::int32_t> static_class_ids_;  // static classes
+  std::string static_key_;  // Classify's scratch
+  std::string key_scratch_;  // MakePodInfo's
   StaticClassId unconstrained_class_ = -1;  // the static class of pods without constraints
   // Names to ids. The keys view the names' shared texts (PodInfo::key, NodeInfo::name), which
   // never change and outlive the maps, rather than holding a copy of each name.
