@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace kpsim::report {
 namespace {
@@ -132,15 +133,20 @@ DisruptionCost ComputeDisruption(const SimulationResult& sim) {
   if (first_preemption && last_change) out.time_to_quiet = Seconds(Millis(*last_change) - Millis(*first_preemption));
 
   // PodDisruptionBudgets: the budget the decisions consumed, and the ones they left below zero.
+  // A pod still terminating is a victim again for the next preemptor on its node (kube-scheduler
+  // counts terminating pods as victims, and its dry run counts them against the budget again):
+  // it is one disruption, counted once per PDB that selects it.
   std::map<std::string, std::set<std::string>> broken;
+  std::set<std::pair<ResultIndex, ResultIndex>> counted;  // (PDB, victim)
   for (const PreemptionDecision& d : sim.decisions) {
     for (const DecisionPdb& b : d.pdbs) {
-      out.pdb_budget_consumed += std::max(0, b.allowed_before - b.allowed_after);
+      for (ResultIndex v : b.victims) counted.emplace(b.pdb, v);
       if (b.allowed_after >= 0) continue;
       std::set<std::string>& victims = broken[sim.PdbName(b.pdb)];
       for (ResultIndex v : b.victims) victims.insert(sim.PodName(v).string());
     }
   }
+  out.pdb_budget_consumed = static_cast<std::int64_t>(counted.size());
   for (auto& [name, victims] : broken) out.pdbs_broken.push_back({name, {victims.begin(), victims.end()}});
 
   for (const GroupOutcome& g : sim.groups) {

@@ -32,7 +32,7 @@ struct DisruptionCost {
     std::optional<double> cpu_ratio;  // evicted over requested cpu; none when it asks for none
   };
   std::vector<Preemptor> by_preemptor;  // the kListed most evicting (cpu, then memory, then name)
-  std::int64_t pdb_budget_consumed = 0;  // sum over decisions of disruptionsAllowed before - after
+  std::int64_t pdb_budget_consumed = 0;  // distinct (PDB, victim) pairs the decisions counted
   struct BrokenPdb {
     std::string pdb;
     std::vector<std::string> victims;  // the victims of the decisions that left it below zero

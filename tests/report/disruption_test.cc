@@ -172,6 +172,22 @@ TEST(DisruptionTest, BrokenBudgetsAndGroups) {
   EXPECT_EQ(cost.groups_broken[0].group, "default/gang");
 }
 
+TEST(DisruptionTest, AVictimChosenAgainWhileItTerminatesConsumesTheBudgetOnce) {
+  // Two preemptors on one node: the second decision lists the first one's still-terminating
+  // victim again (kube-scheduler counts terminating pods as victims) and its PDB once more.
+  SimulationResult r = Cascade();
+  r.pdb_names = {"default/batch-pdb"};
+  PreemptionDecision first;
+  first.pdbs.push_back(DecisionPdb{0, 0, -1, {2}});
+  PreemptionDecision second;
+  second.pdbs.push_back(DecisionPdb{0, -1, -2, {2}});
+  r.decisions = {first, second};
+  const DisruptionCost cost = ComputeDisruption(r);
+  EXPECT_EQ(cost.pdb_budget_consumed, 1);
+  ASSERT_EQ(cost.pdbs_broken.size(), 1u);
+  EXPECT_EQ(cost.pdbs_broken[0].victims, std::vector<std::string>{"default/batch"});
+}
+
 TEST(DisruptionTest, NothingEvictedIsZeroWithoutRatios) {
   SimulationResult r;
   r.events.push_back(Event(0, EventReason::kScheduled, "default/a", "n1"));
