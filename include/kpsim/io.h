@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -135,6 +136,9 @@ struct SweepSpec {
   std::vector<std::string> feature_gates;   // default {""}; values checked by the caller
   std::vector<SweepOverlay> overlays;       // default: one overlay "none" that changes nothing
   std::vector<std::string> settings;        // KEY=VALUE, as `simulate --compare` spells them
+  // The line of every field and item, by its path as messages spell it ("spec.profiles[1]",
+  // "spec.inputs[0].paths[2]"): the caller's checks name the line too.
+  std::map<std::string, int> lines;
 };
 
 // Decodes a Sweep from YAML or JSON text (one document). Unknown fields, wrong types, missing or

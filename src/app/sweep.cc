@@ -166,9 +166,22 @@ std::string SweepPath(const io::SweepSpec& spec, const std::string& path) {
 
 Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
   const std::string& file = spec.file;
-  const auto field_error = [&file](const std::string& field, const std::string& message) {
-    Error e = UsageError(fmt::format("{}: {}: {}", file, field, message));
+  const auto field_error = [&file, &spec](const std::string& field, const std::string& message) {
+    // The field's line, or its nearest parent's (a field the spec leaves out has none).
+    int line = 0;
+    for (std::string f = field;;) {
+      if (const auto it = spec.lines.find(f); it != spec.lines.end()) {
+        line = it->second;
+        break;
+      }
+      const std::size_t cut = f.find_last_of(".[");
+      if (cut == std::string::npos || cut == 0) break;
+      f.resize(cut);
+    }
+    Error e = UsageError(line > 0 ? fmt::format("{}:{}: {}: {}", file, line, field, message)
+                                  : fmt::format("{}: {}: {}", file, field, message));
     e.file = file;
+    e.line = line;
     return e;
   };
   constexpr std::size_t kMaxRuns = 1000000;

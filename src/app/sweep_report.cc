@@ -33,6 +33,12 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
   std::vector<std::optional<Seen>> runs;
   std::string runs_where;  // where `runs` was first read
   std::uint64_t total = 0;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      // Each of its runs would be "twice" at the same file and line: say what happened instead.
+      if (sources[i].name == sources[j].name) return UsageError(fmt::format("{}: given twice", sources[i].name));
+    }
+  }
   for (const SweepSource& source : sources) {
     std::size_t start = 0;
     int line_number = 0;

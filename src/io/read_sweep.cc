@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -238,6 +239,17 @@ SweepSpec DecodeSweep(const TreeView& v, const Path& p) {
   return spec;
 }
 
+// Every node's line under `p`, by its path (SweepSpec::lines). Called on a spec DecodeSweep
+// took, whose depth its known fields bound.
+void NoteLines(const TreeView& v, const Path& p, std::map<std::string, int>& lines) {
+  lines.emplace(p.ToString(), v.line());
+  if (v.type() == NodeType::kMap) {
+    v.ForEachEntry([&](std::string_view key, const TreeView& c) { NoteLines(c, p.Field(key), lines); });
+  } else if (v.type() == NodeType::kSeq) {
+    v.ForEachItem([&](int i, const TreeView& c) { NoteLines(c, p.Index(i), lines); });
+  }
+}
+
 Error SpecError(const std::string& file, int line, std::string message) {
   Error e = MakeError(ErrorCode::kInvalidArgument, "");
   e.file = file;
@@ -274,6 +286,7 @@ Expected<SweepSpec> ParseSweepSpec(std::string_view text, const std::string& fil
   try {
     SweepSpec spec = DecodeSweep(TreeView(spec_doc->tree, 0), Path{});
     spec.file = file;
+    NoteLines(TreeView(spec_doc->tree, 0), Path{}, spec.lines);
     return spec;
   } catch (const DecodeFailure& failure) {
     return SpecError(file, failure.line,

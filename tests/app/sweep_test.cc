@@ -204,13 +204,15 @@ TEST(SweepPlanTest, RefusesValuesSimulateRefuses) {
     EXPECT_FALSE(plan.ok());
     return plan.ok() ? std::string() : plan.error().message;
   };
-  EXPECT_THAT(plan_error("  profiles: [default, fancy]\n"), HasSubstr("s.yaml: spec.profiles[1]: fancy not in {default, book}"));
+  // Named by file and line (the spec's sixth line: kHead, spec, inputs, then the field).
+  EXPECT_THAT(plan_error("  profiles: [default, fancy]\n"), HasSubstr("s.yaml:6: spec.profiles[1]: fancy not in {default, book}"));
+  EXPECT_THAT(plan_error("  profiles:\n  - default\n  - fancy\n"), HasSubstr("s.yaml:8: spec.profiles[1]: fancy"));
   EXPECT_THAT(plan_error("  featureGates: [\"\", \"NoSuchGate=true\"]\n"), HasSubstr("spec.featureGates[1]:"));
   EXPECT_THAT(plan_error("  settings: [\"seed=3\"]\n"), HasSubstr("spec.settings[0]: seed is an axis of the sweep"));
   EXPECT_THAT(plan_error("  settings: [\"until=forever\"]\n"), HasSubstr("spec.settings"));
   EXPECT_THAT(plan_error("  settings: [\"colour=blue\"]\n"), HasSubstr("spec.settings[0]: unknown setting colour"));
   EXPECT_THAT(plan_error("  overlays: [{name: o, add: [missing.yaml]}]\n"),
-              HasSubstr("spec.overlays[0].add[0]: " + (fs::path(dir.path()) / "missing.yaml").string() + ": no such file"));
+              HasSubstr("s.yaml:6: spec.overlays[0].add[0]: " + (fs::path(dir.path()) / "missing.yaml").string() + ": no such file"));
 }
 
 // Setup: a Deployment of 2 pods; overlays scale it to 5, scale a workload that is not there, and
@@ -325,6 +327,7 @@ TEST(SweepMergeTest, RefusesMissingDuplicateAndMalformedLines) {
   EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", Line(1, 4)}}).error().message, HasSubstr("b:1: \"runs\" is 4, but a:1 says 3"));
   EXPECT_THAT(MergeSweepLines({{"a", Line(5, 3)}}).error().message, HasSubstr("a:1: run 5 is out of range"));
   EXPECT_THAT(MergeSweepLines({{"a", ""}}).error().message, HasSubstr("no sweep lines in a"));
+  EXPECT_EQ(MergeSweepLines({{"a", a}, {"b", b}, {"a", a}}).error().message, "a: given twice");
 }
 
 TEST(SweepTextTest, ARowPerRunAndPerGroup) {
