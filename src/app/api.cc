@@ -164,7 +164,7 @@ Expected<Request> DecodeRequest(std::string_view body, bool explain) {
       std::int64_t n = 0;
       const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
       if (value.is_boolean() || text->empty() || ec != std::errc() || ptr != text->data() + text->size() || n <= 0) {
-        return MakeError(ErrorCode::kInvalidArgument, "options.attempt: must be a positive whole number");
+        return MakeError(ErrorCode::kInvalidArgument, "options.attempt: " + AtLeastOne(value.is_boolean() ? value.dump() : *text));
       }
       req.explain.attempt = n;
     } else if (explain && key == "at") {

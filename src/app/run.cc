@@ -36,6 +36,10 @@ Error UsageError(std::string message) {
   return MakeError(ErrorCode::kInvalidArgument, std::move(message));
 }
 
+std::string AtLeastOne(std::string_view value) {
+  return fmt::format("must be a whole number, at least 1, got \"{}\"", value);
+}
+
 // Go's time.ParseDuration counts nanoseconds; the clock ticks in microseconds, so the time is
 // floored to a whole microsecond (events at t <= the bound happen: exact for any bound).
 Expected<SimDuration> ParseSimDuration(std::string_view flag, const std::string& text) {
@@ -74,7 +78,7 @@ Expected<EngineOptions> MakeOptions(const CommonFlags& c, const EngineFlags& e) 
   }
   options.candidate_sampling = e.candidate_sampling == "kubernetes" ? CandidateSampling::kKubernetes
                                                                     : CandidateSampling::kExact;
-  if (e.max_attempts <= 0) return UsageError("--max-attempts: must be positive");
+  if (e.max_attempts <= 0) return UsageError("--max-attempts: " + AtLeastOne(std::to_string(e.max_attempts)));
   options.max_attempts = e.max_attempts;
   options.disable_caches = e.disable_caches;
   if (e.arrival != "together" && e.arrival != "sequential") {
@@ -118,7 +122,7 @@ Expected<ScaleUpOptions> MakeScaleUpOptions(const EngineFlags& e) {
   } else {
     return UsageError(fmt::format("--expander: {} not in {{least-waste, most-pods, random}}", e.expander));
   }
-  if (e.max_new_nodes <= 0) return UsageError("--max-new-nodes: must be positive");
+  if (e.max_new_nodes <= 0) return UsageError("--max-new-nodes: " + AtLeastOne(std::to_string(e.max_new_nodes)));
   out.max_new_nodes = e.max_new_nodes;
   return out;
 }
@@ -258,7 +262,7 @@ std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const Engine
   } else if (engine.max_attempts_set) {
     ignored("--max-attempts", "only the book profile caps its rounds");
   }
-  if (!engine.scale_up && !engine.node_templates.empty()) {
+  if (!engine.scale_up && !engine.node_templates.empty() && !engine.node_templates_compared) {
     ignored("--node-template", "only --scale-up reads node templates");
   }
   return out;
@@ -396,9 +400,15 @@ std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
 std::optional<ScaleUpRun> ScaleUpWorld(const EngineFlags& engine, Prepared& p, RunOutput& out) {
   if (!engine.scale_up) return std::nullopt;
   if (p.templates.empty()) {
+    // The warnings say what the template files held instead (NotANodeTemplate, rejected Nodes).
+    AddWarnings(p.input_warnings, out.diagnostics);
+    const std::string given =
+        engine.node_templates.empty()
+            ? std::string("no --node-template given")
+            : fmt::format("none in {}", fmt::join(engine.node_templates, ", "));
     out.error = UsageError(fmt::format(
-        "--scale-up: no node templates: give --node-template FILE (Nodes) or annotate Nodes of the input {}: \"true\"",
-        kNodeTemplateAnnotation));
+        "--scale-up: no node templates ({}): give --node-template FILE (Nodes) or annotate Nodes of the input {}: \"true\"",
+        given, kNodeTemplateAnnotation));
     return std::nullopt;
   }
   auto scale = MakeScaleUpOptions(engine);  // checked by MakeOptions already
@@ -450,7 +460,7 @@ RunOutput RunExplain(io::ReadResult read, const CommonFlags& common, const Engin
   query.pod = explain.pod;
   query.group = explain.group;
   if (explain.attempt < 0) {
-    out.error = UsageError("--attempt: must be positive");
+    out.error = UsageError("--attempt: " + AtLeastOne(std::to_string(explain.attempt)));
     return out;
   }
   if (explain.attempt > 0) query.round = explain.attempt;

@@ -48,6 +48,8 @@ struct EngineFlags {
   // simulate --scale-up: the autoscaler's world instead of preemption (see kpsim::SimulateScaleUp).
   bool scale_up = false;
   std::vector<std::string> node_templates;  // --node-template: files of template Nodes
+  // simulate --compare: a compared run turns --scale-up on, so --node-template is not ignored.
+  bool node_templates_compared = false;
   std::string scale_up_delay = "2m";        // Go duration
   std::string scan_interval = "10s";        // Go duration
   std::string expander = "least-waste";
@@ -65,6 +67,9 @@ struct ExplainFlags {
 
 // An InvalidArgument error: what the commands report as a usage error (exit status 2).
 Error UsageError(std::string message);
+// What a count (--max-attempts, --max-new-nodes, --attempt) says about a value it refuses, e.g.
+// "must be a whole number, at least 1, got 0".
+std::string AtLeastOne(std::string_view value);
 
 // A Go duration (90s, 5m, 1h30m) as simulated time, floored to the clock's microsecond. The
 // error names `flag`.

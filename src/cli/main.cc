@@ -35,6 +35,23 @@
 
 namespace {
 
+// A count flag's check: a whole number in decimal, at least 1. CLI11's PositiveNumber says "Value 0
+// not in range 0.000000 to 1.79...e+308" (300 digits) for 0, and its conversion also takes "+0",
+// " 0", "0x0" and "010" (as 8). The text CLI11 then converts is the number as checked.
+const CLI::Validator kPositive(
+    [](std::string& text) -> std::string {
+      const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+      const bool negative = text.size() > 1 && text[0] == '-' &&
+                            text.find_first_not_of("0123456789", 1) == std::string::npos;
+      if (!digits && !negative) return kpsim::app::AtLeastOne(text);
+      long long value = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || ptr != text.data() + text.size() || value < 1) return kpsim::app::AtLeastOne(text);
+      text = std::to_string(value);
+      return "";
+    },
+    "POSITIVE");
+
 constexpr int kExitOk = 0;
 constexpr int kExitRejected = 1;
 constexpr int kExitUsage = 2;
@@ -81,7 +98,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
   if (simulate) {
     cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->default_str("1000000");
     cmd->add_flag("--scale-up", f.scale_up,
                   "Answer with the Cluster Autoscaler instead of preemption: add nodes from the node "
@@ -99,7 +116,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
         ->check(CLI::IsMember({"least-waste", "most-pods", "random"}))
         ->default_str("least-waste");
     cmd->add_option("--max-new-nodes", f.max_new_nodes, "--scale-up: nodes added at most, all groups together")
-        ->check(CLI::PositiveNumber)
+        ->check(kPositive)
         ->default_str("1000");
   }
 }
@@ -229,7 +246,11 @@ int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, con
     }
     variants.emplace_back(std::move(c), std::move(e));
   }
-  const kpsim::app::RunOutput base = kpsim::app::RunSimulate(read, as_json, engine);
+  EngineFlags base_engine = engine;
+  for (const auto& variant : variants) {
+    if (variant.second.scale_up) base_engine.node_templates_compared = true;
+  }
+  const kpsim::app::RunOutput base = kpsim::app::RunSimulate(read, as_json, base_engine);
   for (const std::string& line : base.diagnostics) std::cerr << line << "\n";
   if (base.error) {
     std::cerr << "kpsim: " << base.error->message << "\n";
@@ -470,7 +491,7 @@ int main(int argc, char** argv) {
   CLI::Option* attempt_opt = explain->add_option(
       "--attempt", explain_flags.attempt,
       "Explain the attempt of this round (the `round` of simulate's events) instead of the first");
-  attempt_opt->check(CLI::PositiveNumber);
+  attempt_opt->check(kPositive);
   CLI::Option* at_opt = explain->add_option(
       "--at", explain_flags.at, "Explain the first attempt at or after this simulated time (Go duration: 90s, 5m)");
   attempt_opt->excludes(at_opt);

@@ -24,6 +24,7 @@
 #include "report/deflate.h"
 #include "report/render_capacity.h"
 #include "report/render_common.h"
+#include "report/scale_up.h"
 #include "report/web_assets.h"
 
 namespace kpsim::report {
@@ -571,8 +572,8 @@ std::string ScaleUpSection(const Json& s) {
   if (!Text(s, "stop").empty()) content += "<p class=\"note\">Stopped adding nodes: " + Esc(Text(s, "stop")) + "</p>\n";
   const auto fate = [](const Json& f) {
     const std::string state = Text(f, "state");
-    if (state == "Running" && Get(f, "at").is_number()) return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
-    if (state == "Running") return std::string("running (never waited)");
+    if (state == "Running" && RanFromTheStart(f)) return Esc(Text(f, "node")) + " (never waited)";
+    if (state == "Running") return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
     if (state == "Absent") return std::string("– (no such pod)");
     if (state == "Evicted") return "<b>evicted</b> at " + Esc(Seconds(f, "at"));
     return Esc(state);

@@ -178,6 +178,12 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
   return out;
 }
 
+bool RanFromTheStart(const Json& fate) {
+  const Json& waited = render::Get(fate, "waited");
+  return render::Text(fate, "state") == "Running" && Seconds(render::Get(fate, "at")) == 0.0 &&
+         !(waited.is_boolean() && waited.get<bool>());
+}
+
 std::string ScaleUpText(const Json& s) {
   using render::Count;
   using render::Get;
@@ -230,10 +236,8 @@ std::string ScaleUpText(const Json& s) {
   if (!Text(s, "stop").empty()) out += "  stopped adding nodes: " + Text(s, "stop") + "\n";
   const auto fate = [](const Json& f) {
     const std::string state = Text(f, "state");
-    if (state == "Running" && Get(f, "at").is_number()) {
-      return fmt::format("{} at {:.3f}s", Text(f, "node"), Seconds(Get(f, "at")));
-    }
-    if (state == "Running") return std::string("running (never waited)");
+    if (state == "Running" && RanFromTheStart(f)) return Text(f, "node") + " (never waited)";
+    if (state == "Running") return fmt::format("{} at {:.3f}s", Text(f, "node"), Seconds(Get(f, "at")));
     if (state == "Absent") return std::string("- (no such pod)");
     if (state == "Evicted") return fmt::format("evicted at {:.3f}s", Seconds(Get(f, "at")));
     return state;

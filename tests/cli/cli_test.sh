@@ -123,6 +123,42 @@ expect_rc "scale-up with the book profile" 2 simulate --scale-up --profile book 
 expect_rc "scale-up with a bad delay" 2 simulate --scale-up --scale-up-delay soon "$EX/scale-up.yaml"
 expect_rc "scale-up with an unknown expander" 2 simulate --scale-up --expander price "$EX/scale-up.yaml"
 expect_rc "scale-up with a missing template file" 2 simulate --scale-up --node-template "$WORK/none.yaml" "$EX/scale-up.yaml"
+# A template file without a Node: the usage error names the file, and the warning says what it held.
+cat >"$WORK/pod-template.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: not-a-node}
+spec: {containers: [{name: c, image: x}]}
+YAML
+expect_rc "scale-up with a template file of no Node" 2 simulate --scale-up --node-template "$WORK/pod-template.yaml" "$EX/cascade.yaml"
+if grep -q "NotANodeTemplate" "$WORK/err" && grep -q "no node templates (none in $WORK/pod-template.yaml)" "$WORK/err"; then
+  ok "scale-up: a template file of no Node is named, with what it held"
+else
+  fail "scale-up: a template file of no Node is not explained"
+fi
+# --compare turning --scale-up on uses --node-template: the base run must not call it ignored.
+run simulate --node-template "$EX/scale-up.yaml" --compare 'scaleUp=true' "$EX/scale-up.yaml"
+if [ "$rc" -eq 0 ] && ! grep -q "IgnoredFlag" "$WORK/err"; then
+  ok "scale-up: --node-template is not ignored when --compare turns --scale-up on"
+else
+  fail "scale-up: --compare scaleUp=true: exit $rc or --node-template called ignored"
+fi
+expect_rc "scale-up with --max-new-nodes 0" 2 simulate --scale-up --max-new-nodes 0 "$EX/scale-up.yaml"
+if grep -q "must be a whole number, at least 1, got \"0\"" "$WORK/err"; then ok "a count flag of 0 says it must be at least 1"; else fail "--max-new-nodes 0: unclear message"; fi
+# CLI11 would read "+0" and " 0" as 0 and "0x1" as 1: a count is plain decimal ("01" is 1, not octal).
+for bad in +0 " 0" 0x1 1.5 -1; do
+  expect_rc "explain --attempt '$bad'" 2 explain --pod default/api --attempt "$bad" "$EX/cascade.yaml"
+  if grep -q "must be a whole number, at least 1" "$WORK/err"; then ok "explain --attempt '$bad': says what a count is"; else fail "explain --attempt '$bad': unclear message"; fi
+done
+expect_rc "explain --attempt 01 (decimal)" 0 explain --pod default/api --attempt 01 "$EX/cascade.yaml"
+# The scale-up comparison: pods bound from the start "never waited" in the scale-up world.
+run simulate --scale-up "$EX/scale-up.yaml"
+if grep -q "default/batch-n1-1  evicted at 0.000s  n1 (never waited)" "$WORK/out" &&
+   grep -q "default/api-1       n1 at 30.000s      pool-small-3 at 120.000s" "$WORK/out"; then
+  ok "scale-up: the comparison shows pods running from the start as never waited, others with their time"
+else
+  fail "scale-up: the comparison rows differ from the README's"
+fi
 run simulate -o json --profile book "$EX/book/cascade.yaml"
 if json_check "$WORK/out" '[b["pdb"] for b in d["disruption"]["pdbsBroken"]] == ["default/log"] and d["disruption"]["cascadeDepth"] == 2 and d["disruption"]["evictedPods"] == 2 and d["disruption"]["pendingAtEnd"]["longest"][0]["pod"] == "default/log"'; then
   ok "disruption: the chapter's cascade breaks log's PDB through batch, two levels deep"
