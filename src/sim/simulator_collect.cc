@@ -6,6 +6,18 @@
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+
+// g++ says -fsanitize=address by __SANITIZE_ADDRESS__, clang by __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define KPSIM_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KPSIM_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef KPSIM_ADDRESS_SANITIZER
+#define KPSIM_ADDRESS_SANITIZER 0
+#endif
 #endif
 
 namespace kpsim::engine::internal {
@@ -21,7 +33,12 @@ SimulationResult Simulator::Collect() {
 #if defined(__GLIBC__)
   // What they held is thousands of small blocks amid the heap, which the outcomes' one large
   // block (mapped on its own) cannot reuse: hand their pages back, or the peak keeps them.
+  // Not under AddressSanitizer: its allocator is not glibc's, whose arenas malloc_trim would
+  // then set up on first use, racing with a sweep's other threads doing the same (a SEGV in
+  // mtrim, or "a->attached_threads > 0" at thread exit).
+#if !KPSIM_ADDRESS_SANITIZER
   malloc_trim(0);
+#endif
 #endif
   result_.pods.reserve(model_.pods().size());
   result_.nodes.reserve(model_.nodes().size());
