@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -161,12 +161,10 @@ Expected<Request> DecodeRequest(std::string_view body, bool explain) {
     } else if (explain && key == "group") {
       req.explain.group = *text;
     } else if (explain && key == "attempt") {
-      std::int64_t n = 0;
-      const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
-      if (value.is_boolean() || text->empty() || ec != std::errc() || ptr != text->data() + text->size() || n <= 0) {
-        return MakeError(ErrorCode::kInvalidArgument, "options.attempt: " + AtLeastOne(value.is_boolean() ? value.dump() : *text));
-      }
-      req.explain.attempt = n;
+      if (value.is_boolean()) return MakeError(ErrorCode::kInvalidArgument, "options.attempt: " + AtLeastOne(value.dump()));
+      const auto n = ParseCount(*text, std::numeric_limits<std::int64_t>::max());
+      if (!n.ok()) return MakeError(ErrorCode::kInvalidArgument, "options.attempt: " + n.error().message);
+      req.explain.attempt = *n;
     } else if (explain && key == "at") {
       req.explain.at = *text;
       req.explain.at_set = true;

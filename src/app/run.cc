@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,6 +39,19 @@ Error UsageError(std::string message) {
 
 std::string AtLeastOne(std::string_view value) {
   return fmt::format("must be a whole number, at least 1, got \"{}\"", value);
+}
+
+Expected<std::int64_t> ParseCount(std::string_view text, std::int64_t max) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
+    return UsageError(AtLeastOne(text));
+  }
+  std::int64_t n = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec == std::errc() && n < 1) return UsageError(AtLeastOne(text));
+  if (ec != std::errc() || n > max) {
+    return UsageError(fmt::format("must be a whole number from 1 to {}, got \"{}\"", max, text));
+  }
+  return n;
 }
 
 // Go's time.ParseDuration counts nanoseconds; the clock ticks in microseconds, so the time is
@@ -178,14 +192,11 @@ std::string_view SettingKeys() {
 
 namespace {
 
-// A setting's positive whole number.
-Expected<int> PositiveSetting(std::string_view key, const std::string& value) {
-  int n = 0;
-  const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-  if (value.empty() || ec != std::errc() || ptr != value.data() + value.size() || n <= 0) {
-    return UsageError(fmt::format("{}: \"{}\" is not a positive whole number", key, value));
-  }
-  return n;
+// A setting's count (ParseCount), its error named by the setting's key.
+Expected<int> CountSetting(std::string_view key, const std::string& value) {
+  auto n = ParseCount(value, std::numeric_limits<int>::max());
+  if (!n.ok()) return UsageError(fmt::format("{}: {}", key, n.error().message));
+  return static_cast<int>(*n);
 }
 
 }  // namespace
@@ -214,7 +225,7 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
   } else if (key == "origin") {
     engine.origin = value;
   } else if (key == "max-attempts" || key == "maxAttempts") {
-    auto n = PositiveSetting(key, value);
+    auto n = CountSetting(key, value);
     if (!n.ok()) return n.error();
     engine.max_attempts = *n;
     engine.max_attempts_set = true;
@@ -233,7 +244,7 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
   } else if (key == "expander") {
     engine.expander = value;
   } else if (key == "max-new-nodes" || key == "maxNewNodes") {
-    auto n = PositiveSetting(key, value);
+    auto n = CountSetting(key, value);
     if (!n.ok()) return n.error();
     engine.max_new_nodes = *n;
   } else {

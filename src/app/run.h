@@ -68,8 +68,13 @@ struct ExplainFlags {
 // An InvalidArgument error: what the commands report as a usage error (exit status 2).
 Error UsageError(std::string message);
 // What a count (--max-attempts, --max-new-nodes, --attempt) says about a value it refuses, e.g.
-// "must be a whole number, at least 1, got 0".
+// "must be a whole number, at least 1, got \"0\"".
 std::string AtLeastOne(std::string_view value);
+// A count as every command takes one (the count flags, their --compare and sweep settings,
+// serve's options.attempt, sweep's --jobs, --shards and --parallelism): decimal digits alone (not
+// "+1", " 1", "0x1" or "1.0"; "01" is 1), from 1 to `max`. The error says which, as AtLeastOne
+// or "must be a whole number from 1 to MAX, got ...", with nothing before it.
+Expected<std::int64_t> ParseCount(std::string_view text, std::int64_t max);
 
 // A Go duration (90s, 5m, 1h30m) as simulated time, floored to the clock's microsecond. The
 // error names `flag`.

@@ -260,7 +260,7 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
 }
 
 Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag, const char* env_index) {
-  constexpr int kMaxShards = 100000;  // an Indexed Job's completions are limited to 100000
+  constexpr int kMaxShards = kMaxSweepShards;
   if (shards < 1 || shards > kMaxShards) {
     return UsageError(fmt::format("--shards: {} is not from 1 to {}", shards, kMaxShards));
   }

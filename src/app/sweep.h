@@ -51,6 +51,9 @@ struct SweepPlan {
 // then reads the files. InvalidArgument naming the spec file and the field.
 Expected<SweepPlan> PlanSweep(io::SweepSpec spec);
 
+// An Indexed Job's completions are limited to 100000: so are a sweep's shards.
+inline constexpr int kMaxSweepShards = 100000;
+
 // Which runs a process runs: those whose index % shards == shard.
 struct SweepShard {
   int shards = 1;

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <optional>
 #include <set>
@@ -19,6 +21,7 @@
 
 #include "app/run.h"
 #include "app/server.h"
+#include "cli/count_flag.h"
 #include "cli/suggest.h"
 #include "cli/sweep_command.h"
 #include "kpsim/diff.h"
@@ -35,22 +38,8 @@
 
 namespace {
 
-// A count flag's check: a whole number in decimal, at least 1. CLI11's PositiveNumber says "Value 0
-// not in range 0.000000 to 1.79...e+308" (300 digits) for 0, and its conversion also takes "+0",
-// " 0", "0x0" and "010" (as 8). The text CLI11 then converts is the number as checked.
-const CLI::Validator kPositive(
-    [](std::string& text) -> std::string {
-      const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-      const bool negative = text.size() > 1 && text[0] == '-' &&
-                            text.find_first_not_of("0123456789", 1) == std::string::npos;
-      if (!digits && !negative) return kpsim::app::AtLeastOne(text);
-      long long value = 0;
-      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (ec != std::errc() || ptr != text.data() + text.size() || value < 1) return kpsim::app::AtLeastOne(text);
-      text = std::to_string(value);
-      return "";
-    },
-    "POSITIVE");
+// Counts the engine keeps as an int (--max-attempts, --max-new-nodes).
+const CLI::Validator kIntCount = kpsim::cli::CountFlag(std::numeric_limits<int>::max());
 
 constexpr int kExitOk = 0;
 constexpr int kExitRejected = 1;
@@ -98,7 +87,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
   if (simulate) {
     cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
-        ->check(kPositive)
+        ->check(kIntCount)
         ->default_str("1000000");
     cmd->add_flag("--scale-up", f.scale_up,
                   "Answer with the Cluster Autoscaler instead of preemption: add nodes from the node "
@@ -116,7 +105,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
         ->check(CLI::IsMember({"least-waste", "most-pods", "random"}))
         ->default_str("least-waste");
     cmd->add_option("--max-new-nodes", f.max_new_nodes, "--scale-up: nodes added at most, all groups together")
-        ->check(kPositive)
+        ->check(kIntCount)
         ->default_str("1000");
   }
 }
@@ -491,7 +480,7 @@ int main(int argc, char** argv) {
   CLI::Option* attempt_opt = explain->add_option(
       "--attempt", explain_flags.attempt,
       "Explain the attempt of this round (the `round` of simulate's events) instead of the first");
-  attempt_opt->check(kPositive);
+  attempt_opt->check(kpsim::cli::CountFlag(std::numeric_limits<std::int64_t>::max()));
   CLI::Option* at_opt = explain->add_option(
       "--at", explain_flags.at, "Explain the first attempt at or after this simulated time (Go duration: 90s, 5m)");
   attempt_opt->excludes(at_opt);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "app/sweep.h"
+#include "cli/count_flag.h"
 #include "cli/suggest.h"
 #include "kpsim/io.h"
 
@@ -89,8 +91,6 @@ int RunEmitJob(const SweepCommand& cmd, const io::SweepSpec& spec) {
       return Usage(fmt::format("sweep: {} does not go with --emit-job (the Job's pods choose their own)", flag));
     }
   }
-  if (Given(cmd.sweep, "--parallelism") && f.parallelism < 1) return Usage("sweep: --parallelism: must be at least 1");
-  if (f.shards < 1 || f.shards > 100000) return Usage("sweep: --shards: must be from 1 to 100000");
   // The checks `sweep` makes (settings, profiles, gates, paths, the run cap): a Job whose every
   // pod would exit 2 is not worth emitting.
   if (auto plan = app::PlanSweep(spec); !plan.ok()) return Usage("sweep: " + plan.error().message);
@@ -122,8 +122,11 @@ void AddSweepCommand(CLI::App& app, SweepCommand& cmd) {
       ->default_str("jsonl");
   cmd.sweep->add_option("--results", f.results,
                         "Also write the JSON lines to this file (stdout then gets the table unless -o jsonl)");
-  cmd.sweep->add_option("--jobs", f.jobs, "Runs at once (default: the number of cores)");
+  // The counts are checked as they are read (CountFlag): --jobs 0 is a usage error, not "cores".
+  cmd.sweep->add_option("--jobs", f.jobs, "Runs at once (default: the number of cores)")
+      ->check(CountFlag(std::numeric_limits<int>::max()));
   cmd.sweep->add_option("--shards", f.shards, "Split the runs into N shards (run i belongs to shard i % N)")
+      ->check(CountFlag(app::kMaxSweepShards))
       ->default_str("1");
   cmd.sweep->add_option("--shard", f.shard,
                         "The shard to run, 0-based (default: $JOB_COMPLETION_INDEX, set in an Indexed Job's pods)");
@@ -131,7 +134,8 @@ void AddSweepCommand(CLI::App& app, SweepCommand& cmd) {
   cmd.sweep->add_flag("--emit-job", f.emit_job,
                       "Print a ConfigMap and an Indexed Job (Kubernetes YAML) that run the sweep's shards");
   cmd.sweep->add_option("--image", f.image, "--emit-job: the container image (kpsim on its PATH)");
-  cmd.sweep->add_option("--parallelism", f.parallelism, "--emit-job: pods at once (default: --shards)");
+  cmd.sweep->add_option("--parallelism", f.parallelism, "--emit-job: pods at once (default: --shards)")
+      ->check(CountFlag(std::numeric_limits<int>::max()));
   cmd.sweep->add_option("--results-claim", f.results_claim,
                         "--emit-job: a PersistentVolumeClaim the pods write /results/shard-I.jsonl to");
   cmd.sweep->require_subcommand(0, 1);
@@ -184,7 +188,6 @@ int RunSweepCommand(const SweepCommand& cmd) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int jobs = f.jobs;
   if (Given(cmd.sweep, "--jobs")) {
-    if (jobs < 1) return Usage("sweep: --jobs: must be at least 1");
     if (jobs > cores) {
       std::cerr << fmt::format("kpsim: sweep: --jobs {} is more than this machine's {} cores: running {} at once\n",
                                jobs, cores, cores);

@@ -5,7 +5,9 @@
 #include "app/api.h"
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -130,6 +132,11 @@ TEST(ApiTest, MalformedRequestsAreRefusedNamingTheField) {
       {Body("a", content, {{"featureGates", "Nope=true"}}), "options.featureGates:"},
       {Body("a", content, {{"output", "pdf"}}), "options.output: pdf not in"},
       {Body("a", content, {{"profile", "fast"}}), "options.profile: fast not in"},
+      // Counts say what a count is, as the flags do.
+      {Body("a", content, {{"maxAttempts", 0}}), "options.maxAttempts: must be a whole number, at least 1, got \"0\""},
+      {Body("a", content, {{"maxNewNodes", "+3"}}), "options.maxNewNodes: must be a whole number, at least 1, got \"+3\""},
+      {Body("a", content, {{"maxAttempts", "3000000000"}}),
+       "options.maxAttempts: must be a whole number from 1 to 2147483647, got \"3000000000\""},
   };
   for (const auto& c : cases) {
     const ApiResponse r = HandleApi("simulate", c.body, {});
@@ -138,10 +145,36 @@ TEST(ApiTest, MalformedRequestsAreRefusedNamingTheField) {
     EXPECT_NE(error["error"].get<std::string>().find(c.message), std::string::npos)
         << c.body << " -> " << r.body;
   }
+  for (const json& attempt : {json(0), json(-2), json(true), json("0x1")}) {
+    const ApiResponse r = HandleApi("explain", Body("a", content, {{"pod", "default/api"}, {"attempt", attempt}}), {});
+    EXPECT_EQ(r.status, 400) << attempt;
+    EXPECT_NE(r.body.find("options.attempt: must be a whole number, at least 1, got"), std::string::npos) << r.body;
+  }
+  EXPECT_EQ(HandleApi("explain", Body("a", content, {{"pod", "default/api"}, {"attempt", "01"}}), {}).status, 200);
   const ApiResponse no_pod = HandleApi("explain", Body("a", content, json::object()), {});
   EXPECT_EQ(no_pod.status, 400);
   EXPECT_NE(no_pod.body.find("options.pod or options.group"), std::string::npos) << no_pod.body;
   EXPECT_EQ(HandleApi("nope", "{}", {}).status, 404);
+}
+
+// Setup: texts a count flag, a setting or an option might hold. Expect: decimal digits alone,
+// from 1 to the maximum, are counts ("01" is 1); anything else is refused with the message that
+// says which rule it broke, and nothing before it (the callers name the flag or field).
+TEST(ParseCountTest, DecimalDigitsFromOneToTheMaximum) {
+  EXPECT_EQ(*ParseCount("1", 10), 1);
+  EXPECT_EQ(*ParseCount("010", 10), 10);
+  EXPECT_EQ(*ParseCount("9223372036854775807", std::numeric_limits<std::int64_t>::max()),
+            std::numeric_limits<std::int64_t>::max());
+  for (const char* text : {"", "0", "00", "-1", "+1", " 1", "1 ", "0x1", "1.0", "1e3", "one"}) {
+    const auto n = ParseCount(text, 10);
+    ASSERT_FALSE(n.ok()) << text;
+    EXPECT_EQ(n.error().message, fmt::format("must be a whole number, at least 1, got \"{}\"", text));
+  }
+  for (const char* text : {"11", "99999999999999999999999"}) {
+    const auto n = ParseCount(text, 10);
+    ASSERT_FALSE(n.ok()) << text;
+    EXPECT_EQ(n.error().message, fmt::format("must be a whole number from 1 to 10, got \"{}\"", text));
+  }
 }
 
 TEST(ApiTest, ABodyPastTheLimitIsRefused) {

@@ -151,6 +151,11 @@ for bad in +0 " 0" 0x1 1.5 -1; do
   if grep -q "must be a whole number, at least 1" "$WORK/err"; then ok "explain --attempt '$bad': says what a count is"; else fail "explain --attempt '$bad': unclear message"; fi
 done
 expect_rc "explain --attempt 01 (decimal)" 0 explain --pod default/api --attempt 01 "$EX/cascade.yaml"
+expect_rc "--max-attempts past an int" 2 simulate --profile book --max-attempts 3000000000 "$EX/book/cascade.yaml"
+if grep -q "must be a whole number from 1 to 2147483647, got \"3000000000\"" "$WORK/err"; then ok "--max-attempts 3000000000 names the range"; else fail "--max-attempts 3000000000: unclear message"; fi
+# A setting of --compare takes a count as its flag does, with the same message.
+expect_rc "--compare maxNewNodes=0" 2 simulate --compare 'scaleUp=true maxNewNodes=0' "$EX/scale-up.yaml"
+if grep -q "maxNewNodes: must be a whole number, at least 1, got \"0\"" "$WORK/err"; then ok "--compare maxNewNodes=0 says what a count is"; else fail "--compare maxNewNodes=0: unclear message"; fi
 # The scale-up comparison: pods bound from the start "never waited" in the scale-up world.
 run simulate --scale-up "$EX/scale-up.yaml"
 if grep -q "default/batch-n1-1  evicted at 0.000s  n1 (never waited)" "$WORK/out" &&
@@ -999,6 +1004,11 @@ usage "sweep --shards 3 without a shard" sweep "$SW" --shards 3
 usage "sweep --shard out of range" sweep "$SW" --shards 3 --shard 3
 JOB_COMPLETION_INDEX=one usage "sweep: malformed JOB_COMPLETION_INDEX" sweep "$SW" --shards 3
 usage "sweep --jobs 0" sweep "$SW" --jobs 0
+if grep -q -- "--jobs: must be a whole number, at least 1, got \"0\"" "$WORK/err"; then ok "sweep --jobs 0 says what a count is"; else fail "sweep --jobs 0: unclear message"; fi
+usage "sweep --shards past an Indexed Job's completions" sweep "$SW" --shards 100001
+if grep -q -- "--shards: must be a whole number from 1 to 100000, got \"100001\"" "$WORK/err"; then ok "sweep --shards 100001 names the range"; else fail "sweep --shards 100001: unclear message"; fi
+usage "sweep --emit-job --parallelism 0x2" sweep "$SW" --emit-job --image kpsim --parallelism 0x2
+if grep -q -- "--parallelism: must be a whole number, at least 1, got \"0x2\"" "$WORK/err"; then ok "sweep --parallelism 0x2 says what a count is"; else fail "sweep --parallelism 0x2: unclear message"; fi
 usage "sweep -o json" sweep "$SW" -o json
 usage "sweep --image without --emit-job" sweep "$SW" --image x
 usage "sweep --emit-job without --image" sweep "$SW" --emit-job
