@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -65,6 +66,18 @@ std::optional<app::SweepSource> ReadSource(const std::string& name) {
 
 int RunMerge(const SweepCommand& cmd) {
   const SweepFlags& f = cmd.flags;
+  // One file under two names (a.jsonl and ./a.jsonl, or a link to it): MergeSweepLines compares
+  // the names, so the file system says whether two names are one file.
+  for (std::size_t i = 0; i < f.merge_files.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      const std::string& a = f.merge_files[j];
+      const std::string& b = f.merge_files[i];
+      std::error_code error;
+      if (a != b && a != "-" && b != "-" && std::filesystem::equivalent(a, b, error) && !error) {
+        return Usage(fmt::format("sweep merge: {}: given twice (as {})", b, a));
+      }
+    }
+  }
   std::vector<app::SweepSource> sources;
   for (const std::string& name : f.merge_files) {
     std::optional<app::SweepSource> source = ReadSource(name);

@@ -1017,6 +1017,9 @@ usage "sweep merge: missing runs" sweep merge "$WORK/partial.jsonl"
 if grep -q "missing runs 5, 6," "$WORK/err"; then ok "sweep merge names the missing runs"; else fail "sweep merge missing message"; fi
 usage "sweep merge: a duplicate run" sweep merge "$WORK/sweep-all.jsonl" "$WORK/partial.jsonl"
 if grep -q "partial.jsonl:1: run 0 appears twice (first at .*sweep-all.jsonl:1)" "$WORK/err"; then ok "sweep merge names the duplicate's file and line"; else fail "sweep merge duplicate message"; fi
+ln -sf "$WORK/partial.jsonl" "$WORK/partial-link.jsonl"
+usage "sweep merge: one file under two names" sweep merge "$WORK/partial.jsonl" "$WORK/./partial-link.jsonl"
+if grep -q "sweep merge: $WORK/./partial-link.jsonl: given twice (as $WORK/partial.jsonl)" "$WORK/err"; then ok "sweep merge: a file under two names is given twice"; else fail "sweep merge: a file under two names: $(cat "$WORK/err")"; fi
 { cat "$WORK/sweep-all.jsonl"; echo "warning: not a line"; } >"$WORK/noisy.jsonl"
 usage "sweep merge: a malformed line" sweep merge "$WORK/noisy.jsonl"
 if grep -q "noisy.jsonl:25: not a kpsim sweep line" "$WORK/err"; then ok "sweep merge names the malformed line"; else fail "sweep merge malformed message"; fi
