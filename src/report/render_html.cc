@@ -572,7 +572,7 @@ std::string ScaleUpSection(const Json& s) {
   if (!Text(s, "stop").empty()) content += "<p class=\"note\">Stopped adding nodes: " + Esc(Text(s, "stop")) + "</p>\n";
   const auto fate = [](const Json& f) {
     const std::string state = Text(f, "state");
-    if (state == "Running" && RanFromTheStart(f)) return Esc(Text(f, "node")) + " (never waited)";
+    if (RanFromTheStart(f)) return Esc(Text(f, "node")) + " (never waited)";
     if (state == "Running") return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
     if (state == "Absent") return std::string("– (no such pod)");
     if (state == "Evicted") return "<b>evicted</b> at " + Esc(Seconds(f, "at"));

@@ -236,7 +236,7 @@ std::string ScaleUpText(const Json& s) {
   if (!Text(s, "stop").empty()) out += "  stopped adding nodes: " + Text(s, "stop") + "\n";
   const auto fate = [](const Json& f) {
     const std::string state = Text(f, "state");
-    if (state == "Running" && RanFromTheStart(f)) return Text(f, "node") + " (never waited)";
+    if (RanFromTheStart(f)) return Text(f, "node") + " (never waited)";
     if (state == "Running") return fmt::format("{} at {:.3f}s", Text(f, "node"), Seconds(Get(f, "at")));
     if (state == "Absent") return std::string("- (no such pod)");
     if (state == "Evicted") return fmt::format("evicted at {:.3f}s", Seconds(Get(f, "at")));
