@@ -16,12 +16,17 @@
 namespace kpsim::engine {
 namespace {
 
-// Setup: one lane, sizes 1 to 300 (powers of two and their neighbours among them), 400 random
-// additions and removals of 0/1 counts at random positions, each size from its own seed.
+// Setup: one lane, sizes 1 to 300 (powers of two and their neighbours among them, and a word's
+// 64 positions and their neighbours), and sizes over several levels of the tree over the words
+// (4095 to 4161 positions: 64 to 66 words), 400 random additions and removals of 0/1 counts at
+// random positions, each size from its own seed.
 // Expect: after each change, Total, every Prefix and every Select equal to the array's sums and
 // k-th ones.
 TEST(LaneCountsTest, OneLaneFollowsThePlainCounts) {
-  for (std::size_t n = 1; n <= 300; n += (n < 70 ? 1 : 23)) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 1; n <= 300; n += (n < 70 ? 1 : 23)) sizes.push_back(n);
+  for (std::size_t n : {4095, 4096, 4097, 4160, 4161}) sizes.push_back(n);
+  for (std::size_t n : sizes) {
     SCOPED_TRACE(n);
     std::mt19937_64 rng(n);
     LaneCounts<1> counts(n);
@@ -148,9 +153,9 @@ TEST(BestKeysTest, BestOfEveryRangeFollowsThePlainKeys) {
 }
 
 // Setup: a tree of 1000 positions (not a power of two). Expect: no storage until the first key
-// (clearing a position of an empty tree allocates none, and every range is absent); then
-// 2 keys per position, not 2 per power of two above the size; a cleared tree answers absent.
-TEST(BestKeysTest, AllocatesTwoKeysPerPositionAtTheFirstKey) {
+// (clearing a position of an empty tree allocates none, and every range is absent); then a key
+// per position and two per block of them, not two per position; a cleared tree answers absent.
+TEST(BestKeysTest, AllocatesAKeyPerPositionAndTwoPerBlockAtTheFirstKey) {
   constexpr std::size_t kN = 1000;
   BestKeys keys(kN);
   EXPECT_EQ(keys.Bytes(), 0u);
@@ -161,7 +166,8 @@ TEST(BestKeysTest, AllocatesTwoKeysPerPositionAtTheFirstKey) {
   key.victims = 2;
   key.pos = 999;
   keys.Set(999, key);
-  EXPECT_EQ(keys.Bytes(), 2 * kN * sizeof(CandidateKey));
+  static_assert(kN % BestKeys::kBlock == 0);
+  EXPECT_EQ(keys.Bytes(), (kN + 2 * kN / BestKeys::kBlock) * sizeof(CandidateKey));
   EXPECT_EQ(keys.Best(0, static_cast<std::int32_t>(kN)), key);
   EXPECT_TRUE(BestKeys::IsAbsent(keys.Best(0, 999)));
   keys.Clear(999);
