@@ -87,7 +87,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
   if (simulate) {
     cmd->add_option("--until", f.until, "Stop at this simulated time (Go duration: 90s, 5m, 1h30m)");
     cmd->add_option("--max-attempts", f.max_attempts, "book profile: cap on scheduling rounds")
-        ->check(kIntCount)
+        ->transform(kIntCount)
         ->default_str("1000000");
     cmd->add_flag("--scale-up", f.scale_up,
                   "Answer with the Cluster Autoscaler instead of preemption: add nodes from the node "
@@ -105,7 +105,7 @@ void AddEngine(CLI::App* cmd, EngineFlags& f, bool simulate) {
         ->check(CLI::IsMember({"least-waste", "most-pods", "random"}))
         ->default_str("least-waste");
     cmd->add_option("--max-new-nodes", f.max_new_nodes, "--scale-up: nodes added at most, all groups together")
-        ->check(kIntCount)
+        ->transform(kIntCount)
         ->default_str("1000");
   }
 }
@@ -480,7 +480,7 @@ int main(int argc, char** argv) {
   CLI::Option* attempt_opt = explain->add_option(
       "--attempt", explain_flags.attempt,
       "Explain the attempt of this round (the `round` of simulate's events) instead of the first");
-  attempt_opt->check(kpsim::cli::CountFlag(std::numeric_limits<std::int64_t>::max()));
+  attempt_opt->transform(kpsim::cli::CountFlag(std::numeric_limits<std::int64_t>::max()));
   CLI::Option* at_opt = explain->add_option(
       "--at", explain_flags.at, "Explain the first attempt at or after this simulated time (Go duration: 90s, 5m)");
   attempt_opt->excludes(at_opt);

@@ -1010,6 +1010,9 @@ if grep -q -- "--shards: must be a whole number from 1 to 100000, got \"100001\"
 usage "sweep --emit-job --parallelism 0x2" sweep "$SW" --emit-job --image kpsim --parallelism 0x2
 if grep -q -- "--parallelism: must be a whole number, at least 1, got \"0x2\"" "$WORK/err"; then ok "sweep --parallelism 0x2 says what a count is"; else fail "sweep --parallelism 0x2: unclear message"; fi
 usage "sweep -o json" sweep "$SW" -o json
+# A count with a leading zero is decimal: CLI11 alone would read --shards 010 as 8.
+expect_rc "sweep --emit-job --shards 010" 0 sweep "$SW" --emit-job --image kpsim --shards 010 --parallelism 012
+if grep -q "^  completions: 10$" "$WORK/out" && grep -q "^  parallelism: 12$" "$WORK/out"; then ok "sweep --shards 010 --parallelism 012 are 10 and 12"; else fail "sweep --shards 010: not read as decimal 10"; fi
 usage "sweep --image without --emit-job" sweep "$SW" --image x
 usage "sweep --emit-job without --image" sweep "$SW" --emit-job
 head -n 5 "$WORK/sweep-all.jsonl" >"$WORK/partial.jsonl"
