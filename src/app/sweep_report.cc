@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,11 +34,10 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
   std::vector<std::optional<Seen>> runs;
   std::string runs_where;  // where `runs` was first read
   std::uint64_t total = 0;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      // Each of its runs would be "twice" at the same file and line: say what happened instead.
-      if (sources[i].name == sources[j].name) return UsageError(fmt::format("{}: given twice", sources[i].name));
-    }
+  std::set<std::string_view> given;
+  for (const SweepSource& source : sources) {
+    // Each of its runs would be "twice" at the same file and line: say what happened instead.
+    if (!given.insert(source.name).second) return UsageError(fmt::format("{}: given twice", source.name));
   }
   for (const SweepSource& source : sources) {
     std::size_t start = 0;

@@ -11,13 +11,16 @@
 #include <iostream>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -67,15 +70,14 @@ std::optional<app::SweepSource> ReadSource(const std::string& name) {
 int RunMerge(const SweepCommand& cmd) {
   const SweepFlags& f = cmd.flags;
   // One file under two names (a.jsonl and ./a.jsonl, or a link to it): MergeSweepLines compares
-  // the names, so the file system says whether two names are one file.
-  for (std::size_t i = 0; i < f.merge_files.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      const std::string& a = f.merge_files[j];
-      const std::string& b = f.merge_files[i];
-      std::error_code error;
-      if (a != b && a != "-" && b != "-" && std::filesystem::equivalent(a, b, error) && !error) {
-        return Usage(fmt::format("sweep merge: {}: given twice (as {})", b, a));
-      }
+  // the names, so each file's identity (device and inode, one stat per name) decides.
+  std::map<std::pair<dev_t, ino_t>, const std::string*> files;
+  for (const std::string& name : f.merge_files) {
+    struct stat status {};
+    if (name == "-" || ::stat(name.c_str(), &status) != 0) continue;  // ReadSource reports a missing file
+    const auto [it, inserted] = files.emplace(std::pair{status.st_dev, status.st_ino}, &name);
+    if (!inserted && *it->second != name) {
+      return Usage(fmt::format("sweep merge: {}: given twice (as {})", name, *it->second));
     }
   }
   std::vector<app::SweepSource> sources;
@@ -137,9 +139,9 @@ void AddSweepCommand(CLI::App& app, SweepCommand& cmd) {
                         "Also write the JSON lines to this file (stdout then gets the table unless -o jsonl)");
   // The counts are checked as they are read (CountFlag): --jobs 0 is a usage error, not "cores".
   cmd.sweep->add_option("--jobs", f.jobs, "Runs at once (default: the number of cores)")
-      ->check(CountFlag(std::numeric_limits<int>::max()));
+      ->transform(CountFlag(std::numeric_limits<int>::max()));
   cmd.sweep->add_option("--shards", f.shards, "Split the runs into N shards (run i belongs to shard i % N)")
-      ->check(CountFlag(app::kMaxSweepShards))
+      ->transform(CountFlag(app::kMaxSweepShards))
       ->default_str("1");
   cmd.sweep->add_option("--shard", f.shard,
                         "The shard to run, 0-based (default: $JOB_COMPLETION_INDEX, set in an Indexed Job's pods)");
@@ -148,7 +150,7 @@ void AddSweepCommand(CLI::App& app, SweepCommand& cmd) {
                       "Print a ConfigMap and an Indexed Job (Kubernetes YAML) that run the sweep's shards");
   cmd.sweep->add_option("--image", f.image, "--emit-job: the container image (kpsim on its PATH)");
   cmd.sweep->add_option("--parallelism", f.parallelism, "--emit-job: pods at once (default: --shards)")
-      ->check(CountFlag(std::numeric_limits<int>::max()));
+      ->transform(CountFlag(std::numeric_limits<int>::max()));
   cmd.sweep->add_option("--results-claim", f.results_claim,
                         "--emit-job: a PersistentVolumeClaim the pods write /results/shard-I.jsonl to");
   cmd.sweep->require_subcommand(0, 1);
