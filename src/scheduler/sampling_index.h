@@ -66,7 +66,7 @@ class LaneCounts {
   }
   // The position of the k-th counted one of `lane` (k >= 1), or -1 if there are fewer.
   std::int32_t Select(std::size_t lane, std::int64_t k) const {
-    if (k > total_[lane]) return -1;
+    if (k < 1 || k > total_[lane]) return -1;
     std::size_t word = 0;  // the words before the k-th one's, by the tree
     for (std::size_t step = high_bit_; step > 0; step >>= 1) {
       if (word + step < tree_.size() && tree_[word + step][lane] < k) {
