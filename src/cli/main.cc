@@ -372,10 +372,6 @@ int RunServe(const ServeFlags& flags) {
   }
   options.limits.run_timeout = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::nanoseconds(*timeout));
   if (options.limits.run_timeout.count() == 0) options.limits.run_timeout = std::chrono::milliseconds(1);
-  if (flags.threads <= 0) {
-    std::cerr << "kpsim: serve: --threads: must be positive\n";
-    return kExitUsage;
-  }
   options.threads = static_cast<std::size_t>(flags.threads);
   if (!PathsExist(flags.files)) return kExitUsage;
   auto files = ServeFiles(flags.files, options.limits.max_body_bytes);
@@ -512,7 +508,7 @@ int main(int argc, char** argv) {
   serve->add_option("--run-timeout", serve_flags.run_timeout,
                     "Cancel a run that takes longer than this wall time (Go duration)")
       ->default_str("60s");
-  serve->add_option("--threads", serve_flags.threads, "Requests handled at once")->default_str("8");
+  serve->add_option("--threads", serve_flags.threads, "Requests handled at once")->transform(kIntCount)->default_str("8");
   serve->add_option("files", serve_flags.files, "Manifest files or directories to start the editor with");
 
   std::vector<std::string> diff_files;

@@ -906,6 +906,8 @@ expect_rc "serve --addr without a port" 2 serve --addr localhost
 expect_rc "serve --addr with a bad port" 2 serve --addr 127.0.0.1:99999
 expect_rc "serve --run-timeout 0" 2 serve --run-timeout 0s
 expect_rc "serve --max-body nonsense" 2 serve --max-body lots
+expect_rc "serve --threads 0" 2 serve --threads 0
+if grep -q -- "--threads: must be a whole number, at least 1, got \"0\"" "$WORK/err"; then ok "serve --threads 0 says what a count is"; else fail "serve --threads 0: unclear message"; fi
 expect_rc "serve of a missing file" 2 serve --addr 127.0.0.1:0 "$WORK/nope.yaml"
 # A port that is taken: a listener of our own holds it.
 BUSY_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
