@@ -23,6 +23,7 @@
 #include "kpsim/results.h"
 #include "kpsim/shared_string.h"
 #include "kpsim/sim_time.h"
+#include "snapshot/chunked_vector.h"
 #include "snapshot/host_ports.h"
 #include "snapshot/ids.h"
 #include "snapshot/reason_table.h"
@@ -180,7 +181,7 @@ class ClusterModel {
   const GroupInfo& group(GroupId id) const { return groups_[id]; }
   const PdbState& pdb(PdbId id) const { return pdbs_[id]; }
   using Nodes = IdVector<NodeId, NodeInfo>;
-  using Pods = IdVector<PodId, PodInfo, std::deque<PodInfo>>;  // references stay valid as it grows
+  using Pods = IdVector<PodId, PodInfo, ChunkedVector<PodInfo>>;  // references stay valid as it grows
   using Groups = IdVector<GroupId, GroupInfo>;
   using Pdbs = IdVector<PdbId, PdbState>;
   Nodes& nodes() { return nodes_; }
