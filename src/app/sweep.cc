@@ -44,11 +44,13 @@ std::string WithoutFlag(const std::string& message) {
   return message;
 }
 
-// A strict whole number 0..max ("", "-1", "1.5", "0x1", " 1" refused).
+// A shard index 0..max: decimal digits alone, as ParseCount takes a count ("", "-1", "-0", "+1",
+// "1.5", "0x1", " 1" refused).
 std::optional<int> WholeNumber(std::string_view text, int max) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
   int n = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || n < 0 || n > max) {
+  if (ec != std::errc() || ptr != text.data() + text.size() || n > max) {
     return std::nullopt;
   }
   return n;
@@ -260,15 +262,14 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
 }
 
 Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag, const char* env_index) {
-  constexpr int kMaxShards = kMaxSweepShards;
-  if (shards < 1 || shards > kMaxShards) {
-    return UsageError(fmt::format("--shards: {} is not from 1 to {}", shards, kMaxShards));
+  if (shards < 1 || shards > kMaxSweepShards) {
+    return UsageError(fmt::format("--shards: {} is not from 1 to {}", shards, kMaxSweepShards));
   }
   SweepShard out;
   out.shards = shards;
   const auto range = [shards] { return shards == 1 ? std::string("0") : fmt::format("0 to {}", shards - 1); };
   if (shard_flag != nullptr) {
-    const std::optional<int> shard = WholeNumber(*shard_flag, kMaxShards);
+    const std::optional<int> shard = WholeNumber(*shard_flag, kMaxSweepShards);
     if (!shard || *shard >= shards) {
       return UsageError(fmt::format("--shard: \"{}\" is not a shard of --shards {} ({})", *shard_flag, shards, range()));
     }
@@ -276,7 +277,7 @@ Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag
     return out;
   }
   if (env_index != nullptr) {
-    const std::optional<int> shard = WholeNumber(env_index, kMaxShards);
+    const std::optional<int> shard = WholeNumber(env_index, kMaxSweepShards);
     if (!shard || *shard >= shards) {
       return UsageError(fmt::format("JOB_COMPLETION_INDEX=\"{}\" is not a shard of --shards {} ({}); "
                                     "give --shard or the Job's completions as --shards",

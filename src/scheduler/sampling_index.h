@@ -26,7 +26,7 @@ namespace kpsim::engine {
 // Counts per position [0, n) in `kLanes` lanes, each 0 or 1 at a position, with prefix sums and
 // select. The counts are bits, 64 positions to a word and a word for each lane side by side; a
 // Fenwick tree over the words holds each word's counts in every lane. The tree and the words
-// take under a bit of a byte per position and lane (about 100 KB for 130,000 positions), so the
+// take under a quarter of a byte per position and lane (about 100 KB for 130,000 positions), so the
 // queries that a sampled window asks at each end of it stay in cache, where a Fenwick tree over
 // the positions (16 bytes each) missed at each of its levels near the leaves.
 template <std::size_t kLanes>

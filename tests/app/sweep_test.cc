@@ -308,6 +308,15 @@ TEST(SweepShardTest, FlagThenEnvironmentThenZero) {
   const std::string negative = "-1";
   EXPECT_THAT(ResolveSweepShard(3, &negative, nullptr).error().message, HasSubstr("--shard: \"-1\""));
   EXPECT_THAT(ResolveSweepShard(0, nullptr, nullptr).error().message, HasSubstr("--shards"));
+  // Digits alone, as counts are read: from_chars alone took "-0" as shard 0.
+  for (const std::string bad : {"-0", "+1", " 1", "1 ", "0x1", "1.0", ""}) {
+    EXPECT_FALSE(ResolveSweepShard(3, &bad, nullptr).ok()) << '"' << bad << '"';
+    EXPECT_FALSE(ResolveSweepShard(3, nullptr, bad.c_str()).ok()) << '"' << bad << '"';
+  }
+  const std::string leading_zero = "01";
+  auto one = ResolveSweepShard(3, &leading_zero, nullptr);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->shard, 1);
 }
 
 std::string Line(int run, int runs) {
