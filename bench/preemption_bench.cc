@@ -28,6 +28,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "app/huge_pages.h"
 #include "bench_util.h"
 
 #include "kpsim/admission.h"
@@ -367,6 +368,7 @@ void RegisterAll() {
 }  // namespace kpsim
 
 int main(int argc, char** argv) {
+  kpsim::app::UseHugePages(argv);  // as kpsim itself does
   constexpr std::string_view kDump = "--kpsim_dump=";
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], kDump.data(), kDump.size()) == 0) {

@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "app/huge_pages.h"
 #include "app/run.h"
 #include "app/server.h"
 #include "cli/count_flag.h"
@@ -442,6 +443,7 @@ int RunEvict(const CommonFlags& common, const std::string& node, const std::stri
 }  // namespace
 
 int main(int argc, char** argv) {
+  kpsim::app::UseHugePages(argv);  // may run this program again, with huge pages: first of all
   CLI::App app{"kpsim: simulate Kubernetes Pod priority and preemption"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "kpsim 0.1.0");

@@ -898,8 +898,22 @@ SERVE_PID=$!
 for _ in $(seq 1 50); do grep -q "listening on" "$WORK/serve-err" && break; sleep 0.1; done
 SERVE_URL=$(grep -o 'http://[^ ]*' "$WORK/serve-err" | head -1)
 SERVE_FILES=$(python3 -c 'import json,sys,urllib.request; print(" ".join(f["name"].rsplit("servedir/",1)[1] for f in json.load(urllib.request.urlopen(sys.argv[1] + "api/files"))))' "$SERVE_URL" 2>/dev/null)
+# Huge pages (src/app/huge_pages.h): where the kernel gives them on request, kpsim runs itself again
+# with glibc's tunable; an ASan build (its own allocator) does not.
+SERVE_ENV=$(tr '\0' '\n' <"/proc/$(pgrep -P "$SERVE_PID" | head -1)/environ" 2>/dev/null | grep '^GLIBC_TUNABLES=')
 kill "$SERVE_PID" 2>/dev/null; wait "$SERVE_PID" 2>/dev/null
 if [ "$SERVE_FILES" = "b.yaml a/pods.yaml" ]; then ok "serve DIR: files in simulate's order, hidden left out"; else fail "serve DIR offers \"$SERVE_FILES\""; fi
+if grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && [ -z "${ASAN_OPTIONS:-}" ] && [ -z "${KPSIM_HUGE_PAGES:-}" ]; then
+  if [ "$SERVE_ENV" = "GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" ]; then ok "kpsim runs with glibc's huge pages"; else fail "huge pages: environment \"$SERVE_ENV\""; fi
+  KPSIM_HUGE_PAGES=0 timeout 30 "$KPSIM" serve --addr 127.0.0.1:0 "$WORK/servedir" 2>"$WORK/serve-err" &
+  SERVE_PID=$!
+  for _ in $(seq 1 50); do grep -q "listening on" "$WORK/serve-err" && break; sleep 0.1; done
+  SERVE_ENV=$(tr '\0' '\n' <"/proc/$(pgrep -P "$SERVE_PID" | head -1)/environ" 2>/dev/null | grep '^GLIBC_TUNABLES=')
+  kill "$SERVE_PID" 2>/dev/null; wait "$SERVE_PID" 2>/dev/null
+  if [ "$SERVE_ENV" = "${GLIBC_TUNABLES:+GLIBC_TUNABLES=$GLIBC_TUNABLES}" ]; then ok "KPSIM_HUGE_PAGES=0: environment as given"; else fail "KPSIM_HUGE_PAGES=0: environment \"$SERVE_ENV\""; fi
+elif [ -n "${ASAN_OPTIONS:-}" ]; then
+  if [ "$SERVE_ENV" = "${GLIBC_TUNABLES:+GLIBC_TUNABLES=$GLIBC_TUNABLES}" ]; then ok "ASan build: no huge-page tunable"; else fail "ASan build: environment \"$SERVE_ENV\""; fi
+fi
 
 # --- kpsim serve: flag errors are usage errors (the server itself: tests/e2e, tests/load) -------
 expect_rc "serve --addr without a port" 2 serve --addr localhost

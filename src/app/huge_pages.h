@@ -1,0 +1,29 @@
+#pragma once
+
+// Transparent huge pages for the heap. A large run reads its pods and nodes at random (a victim on
+// a sampled node, a replacement's owner); with 4 KiB pages each such read also misses the TLB,
+// and at 130,000 nodes that was more than half of PreemptionBasic's time (7.7 s, 3.2 s with huge
+// pages, same peak memory). glibc's malloc asks the kernel for huge pages only when told at
+// start, by the tunable glibc.malloc.hugetlb=1 (GLIBC_TUNABLES), so a process that wants them
+// sets the variable and executes itself again, once, before doing anything else.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kpsim::app {
+
+// The GLIBC_TUNABLES value to run again with, or nothing to run as is: when the kernel gives huge
+// pages on request only (`thp_enabled`, the text of /sys/kernel/mm/transparent_hugepage/enabled,
+// has "[madvise]"; with "[always]" every process has them, with "[never]" none can), the
+// tunables do not name glibc.malloc.hugetlb already (the user's choice, or this process's own
+// second start), and KPSIM_HUGE_PAGES is not "0".
+std::optional<std::string> HugePageTunables(const char* tunables, std::string_view thp_enabled,
+                                            const char* opt_out);
+
+// Executes /proc/self/exe with `argv` and GLIBC_TUNABLES as HugePageTunables says, or returns (no
+// change needed, not Linux with glibc, a sanitizer build whose allocator is not glibc's, or the
+// exec failed: the run goes on with small pages). Call first thing in main.
+void UseHugePages(char** argv);
+
+}  // namespace kpsim::app
