@@ -1,5 +1,6 @@
 #include "app/run.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstddef>
@@ -253,28 +254,63 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
   return {};
 }
 
+namespace {
+
+// The settings given that the chosen profile or mode does not read: (flag, why).
+std::vector<std::pair<std::string_view, std::string_view>> IgnoredFlags(const CommonFlags& common,
+                                                                        const EngineFlags& engine,
+                                                                        const EngineOptions& options) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  if (options.profile == Profile::kBook) {
+    if (engine.candidate_sampling_set) out.emplace_back("--candidate-sampling", "the book profile dry-runs every node");
+    if (engine.disable_caches_set) out.emplace_back("--disable-caches", "the book profile has no caches");
+    if (!common.feature_gates.empty()) {
+      out.emplace_back("--feature-gates", "the book profile models no feature gates");
+    }
+  } else if (engine.max_attempts_set) {
+    out.emplace_back("--max-attempts", "only the book profile caps its rounds");
+  }
+  if (!engine.scale_up && !engine.node_templates.empty()) {
+    out.emplace_back("--node-template", "only --scale-up reads node templates");
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const EngineFlags& engine,
                                          const EngineOptions& options) {
   std::vector<Warning> out;
-  const auto ignored = [&out](std::string_view flag, std::string_view why) {
+  for (const auto& [flag, why] : IgnoredFlags(common, engine, options)) {
+    if (std::find(engine.read_by_compared.begin(), engine.read_by_compared.end(), flag) !=
+        engine.read_by_compared.end()) {
+      continue;
+    }
     Warning w;
     w.code = "IgnoredFlag";
     w.message = fmt::format("{} is ignored: {}", flag, why);
     out.push_back(std::move(w));
-  };
-  if (options.profile == Profile::kBook) {
-    if (engine.candidate_sampling_set) {
-      ignored("--candidate-sampling", "the book profile dry-runs every node");
-    }
-    if (engine.disable_caches_set) ignored("--disable-caches", "the book profile has no caches");
-    if (!common.feature_gates.empty()) {
-      ignored("--feature-gates", "the book profile models no feature gates");
-    }
-  } else if (engine.max_attempts_set) {
-    ignored("--max-attempts", "only the book profile caps its rounds");
   }
-  if (!engine.scale_up && !engine.node_templates.empty() && !engine.node_templates_compared) {
-    ignored("--node-template", "only --scale-up reads node templates");
+  return out;
+}
+
+Expected<std::vector<std::string>> FlagsReadByCompared(
+    const CommonFlags& common, const EngineFlags& engine,
+    const std::vector<std::pair<CommonFlags, EngineFlags>>& compared) {
+  auto base = MakeOptions(common, engine);
+  if (!base.ok()) return base.error();
+  std::vector<std::string> out;
+  for (const auto& [flag, why] : IgnoredFlags(common, engine, *base)) {
+    for (const auto& [c, e] : compared) {
+      auto options = MakeOptions(c, e);
+      if (!options.ok()) return options.error();
+      const auto theirs = IgnoredFlags(c, e, *options);
+      const bool read = std::none_of(theirs.begin(), theirs.end(), [&](const auto& t) { return t.first == flag; });
+      if (read) {
+        out.emplace_back(flag);
+        break;
+      }
+    }
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kpsim/admission.h"
@@ -48,8 +49,9 @@ struct EngineFlags {
   // simulate --scale-up: the autoscaler's world instead of preemption (see kpsim::SimulateScaleUp).
   bool scale_up = false;
   std::vector<std::string> node_templates;  // --node-template: files of template Nodes
-  // simulate --compare: a compared run turns --scale-up on, so --node-template is not ignored.
-  bool node_templates_compared = false;
+  // simulate --compare: the flags a compared run reads (FlagsReadByCompared), which the run as
+  // given does not call ignored although it does not read them itself.
+  std::vector<std::string> read_by_compared;
   std::string scale_up_delay = "2m";        // Go duration
   std::string scan_interval = "10s";        // Go duration
   std::string expander = "least-waste";
@@ -102,9 +104,16 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
 // The keys ApplySetting knows, for messages.
 std::string_view SettingKeys();
 
-// The settings given that the chosen profile does not read (IgnoredFlag warnings).
+// The settings given that the chosen profile or mode does not read (IgnoredFlag warnings), but
+// for those in `engine.read_by_compared`.
 std::vector<Warning> IgnoredFlagWarnings(const CommonFlags& common, const EngineFlags& engine,
                                          const EngineOptions& options);
+// simulate --compare: the flags the run as given ignores and at least one compared run reads (e.g.
+// --node-template under --compare scaleUp=true, --candidate-sampling of a book run compared with
+// profile=default). A flag is called ignored only when no run of the comparison reads it.
+Expected<std::vector<std::string>> FlagsReadByCompared(
+    const CommonFlags& common, const EngineFlags& engine,
+    const std::vector<std::pair<CommonFlags, EngineFlags>>& compared);
 
 // The reader's and admission's refusals as stderr lines ("error: ...", "rejected: ..."), appended
 // to `lines`; returns how many.

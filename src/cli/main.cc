@@ -237,9 +237,9 @@ int RunCompare(const kpsim::io::ReadResult& read, const CommonFlags& common, con
     variants.emplace_back(std::move(c), std::move(e));
   }
   EngineFlags base_engine = engine;
-  for (const auto& variant : variants) {
-    if (variant.second.scale_up) base_engine.node_templates_compared = true;
-  }
+  if (auto read_elsewhere = kpsim::app::FlagsReadByCompared(as_json, engine, variants); read_elsewhere.ok()) {
+    base_engine.read_by_compared = std::move(*read_elsewhere);
+  }  // else the base run reports the options' error itself
   const kpsim::app::RunOutput base = kpsim::app::RunSimulate(read, as_json, base_engine);
   for (const std::string& line : base.diagnostics) std::cerr << line << "\n";
   if (base.error) {

@@ -177,6 +177,62 @@ TEST(ParseCountTest, DecimalDigitsFromOneToTheMaximum) {
   }
 }
 
+// The flags of a run as given, and of the runs --compare sets beside it (ApplySetting).
+std::pair<CommonFlags, EngineFlags> Compared(const CommonFlags& common, const EngineFlags& engine,
+                                             std::string_view setting) {
+  std::pair<CommonFlags, EngineFlags> out{common, engine};
+  std::istringstream words{std::string(setting)};
+  for (std::string word; words >> word;) {
+    EXPECT_TRUE(ApplySetting(word, out.first, out.second).ok()) << word;
+  }
+  return out;
+}
+
+std::vector<std::string> Ignored(const CommonFlags& common, const EngineFlags& engine) {
+  auto options = MakeOptions(common, engine);
+  EXPECT_TRUE(options.ok());
+  std::vector<std::string> out;
+  for (const Warning& w : IgnoredFlagWarnings(common, engine, *options)) out.push_back(w.message);
+  return out;
+}
+
+// Setup: a book run given --candidate-sampling and a node template without --scale-up. Expect:
+// both are called ignored alone; beside compared runs that read them (profile=default reads the
+// first, a default run with scaleUp both), they are not; a compared run that reads neither
+// (seed=2) changes nothing.
+TEST(IgnoredFlagTest, AFlagIsIgnoredOnlyWhenNoComparedRunReadsIt) {
+  CommonFlags common;
+  EngineFlags engine;
+  engine.profile = "book";
+  engine.candidate_sampling = "kubernetes";
+  engine.candidate_sampling_set = true;
+  engine.node_templates = {"templates.yaml"};
+  EXPECT_EQ(Ignored(common, engine),
+            (std::vector<std::string>{"--candidate-sampling is ignored: the book profile dry-runs every node",
+                                      "--node-template is ignored: only --scale-up reads node templates"}));
+  const auto read_by = [&](std::vector<std::string_view> settings) {
+    std::vector<std::pair<CommonFlags, EngineFlags>> compared;
+    for (std::string_view setting : settings) compared.push_back(Compared(common, engine, setting));
+    auto flags = FlagsReadByCompared(common, engine, compared);
+    if (!flags.ok()) {
+      ADD_FAILURE() << flags.error().message;
+      return std::vector<std::string>{};
+    }
+    return *flags;
+  };
+  EXPECT_EQ(read_by({"seed=2"}), std::vector<std::string>{});
+  EXPECT_EQ(read_by({"seed=2", "profile=default"}), std::vector<std::string>{"--candidate-sampling"});
+  // (A book run cannot scale up: the compared run is a default one.)
+  EXPECT_EQ(read_by({"profile=default scaleUp=true"}),
+            (std::vector<std::string>{"--candidate-sampling", "--node-template"}));
+  EXPECT_EQ(read_by({"profile=default", "profile=default scaleUp=true"}),
+            (std::vector<std::string>{"--candidate-sampling", "--node-template"}));
+  EngineFlags beside = engine;
+  beside.read_by_compared = read_by({"profile=default", "profile=default scaleUp=true"});
+  EXPECT_EQ(beside.read_by_compared, (std::vector<std::string>{"--candidate-sampling", "--node-template"}));
+  EXPECT_EQ(Ignored(common, beside), std::vector<std::string>{});
+}
+
 TEST(ApiTest, ABodyPastTheLimitIsRefused) {
   ServeLimits limits;
   limits.max_body_bytes = 100;

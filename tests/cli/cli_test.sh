@@ -143,6 +143,11 @@ if [ "$rc" -eq 0 ] && ! grep -q "IgnoredFlag" "$WORK/err"; then
 else
   fail "scale-up: --compare scaleUp=true: exit $rc or --node-template called ignored"
 fi
+# Likewise a book run's --candidate-sampling beside profile=default; beside seed=2 it is ignored.
+run simulate --profile book --candidate-sampling kubernetes --compare 'profile=default' "$EX/cascade.yaml"
+if [ "$rc" -eq 0 ] && ! grep -q "candidate-sampling is ignored" "$WORK/err"; then ok "compare: a flag a compared run reads is not called ignored"; else fail "compare profile=default: exit $rc or --candidate-sampling called ignored"; fi
+run simulate --profile book --candidate-sampling kubernetes --compare 'seed=2' "$EX/cascade.yaml"
+if [ "$rc" -eq 0 ] && grep -q "candidate-sampling is ignored" "$WORK/err"; then ok "compare: a flag no run reads is called ignored"; else fail "compare seed=2: exit $rc or --candidate-sampling not called ignored"; fi
 expect_rc "scale-up with --max-new-nodes 0" 2 simulate --scale-up --max-new-nodes 0 "$EX/scale-up.yaml"
 if grep -q "must be a whole number, at least 1, got \"0\"" "$WORK/err"; then ok "a count flag of 0 says it must be at least 1"; else fail "--max-new-nodes 0: unclear message"; fi
 # CLI11 would read "+0" and " 0" as 0 and "0x1" as 1: a count is plain decimal ("01" is 1, not octal).
