@@ -28,8 +28,9 @@ constexpr bool kSanitized = false;
 }  // namespace
 
 std::optional<std::string> HugePageTunables(const char* tunables, std::string_view thp_enabled,
-                                            const char* opt_out) {
+                                            const char* opt_out, const char* preload) {
   if (opt_out != nullptr && std::string_view(opt_out) == "0") return std::nullopt;
+  if (preload != nullptr && *preload != '\0') return std::nullopt;
   if (thp_enabled.find("[madvise]") == std::string_view::npos) return std::nullopt;
   const std::string_view given = tunables != nullptr ? tunables : "";
   if (given.find(kTunable) != std::string_view::npos) return std::nullopt;
@@ -46,7 +47,7 @@ void UseHugePages(char** argv) {
   std::ifstream file("/sys/kernel/mm/transparent_hugepage/enabled");
   const std::string thp((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const std::optional<std::string> tunables =
-      HugePageTunables(std::getenv("GLIBC_TUNABLES"), thp, std::getenv("KPSIM_HUGE_PAGES"));
+      HugePageTunables(std::getenv("GLIBC_TUNABLES"), thp, std::getenv("KPSIM_HUGE_PAGES"), std::getenv("LD_PRELOAD"));
   if (!tunables) return;
   const char* before = std::getenv("GLIBC_TUNABLES");
   const std::string restore = before != nullptr ? before : "";

@@ -17,9 +17,11 @@ namespace kpsim::app {
 // pages on request only (`thp_enabled`, the text of /sys/kernel/mm/transparent_hugepage/enabled,
 // has "[madvise]"; with "[always]" every process has them, with "[never]" none can), the
 // tunables do not name glibc.malloc.hugetlb already (the user's choice, or this process's own
-// second start), and KPSIM_HUGE_PAGES is not "0".
+// second start), KPSIM_HUGE_PAGES (`opt_out`) is not "0", and LD_PRELOAD (`preload`) is empty:
+// a preloaded library is a tool watching this process (valgrind's core, a profiler) or another
+// malloc, and a process started again would escape the one and gain nothing from the other.
 std::optional<std::string> HugePageTunables(const char* tunables, std::string_view thp_enabled,
-                                            const char* opt_out);
+                                            const char* opt_out, const char* preload);
 
 // Executes /proc/self/exe with `argv` and GLIBC_TUNABLES as HugePageTunables says, or returns (no
 // change needed, not Linux with glibc, a sanitizer build whose allocator is not glibc's, or the
