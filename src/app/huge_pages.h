@@ -2,10 +2,11 @@
 
 // Transparent huge pages for the heap. A large run reads its pods and nodes at random (a victim on
 // a sampled node, a replacement's owner); with 4 KiB pages each such read also misses the TLB,
-// and at 130,000 nodes that was more than half of PreemptionBasic's time (7.7 s, 3.2 s with huge
-// pages, same peak memory). glibc's malloc asks the kernel for huge pages only when told at
-// start, by the tunable glibc.malloc.hugetlb=1 (GLIBC_TUNABLES), so a process that wants them
-// sets the variable and executes itself again, once, before doing anything else.
+// and at 130,000 nodes that was a third or more of PreemptionBasic's time (the README's tenth
+// stop: 5.05 s warm before, 3.30 s with pods in chunks and huge pages; peak memory 1 % higher).
+// glibc's malloc asks the kernel for huge pages only when told at start, by the tunable
+// glibc.malloc.hugetlb=1 (GLIBC_TUNABLES), so a process that wants them sets the variable and
+// executes itself again, once, before doing anything else.
 
 #include <optional>
 #include <string>
