@@ -42,17 +42,26 @@ std::string AtLeastOne(std::string_view value) {
   return fmt::format("must be a whole number, at least 1, got \"{}\"", value);
 }
 
-Expected<std::int64_t> ParseCount(std::string_view text, std::int64_t max) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
-    return UsageError(AtLeastOne(text));
-  }
+namespace {
+bool DecimalDigits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+}  // namespace
+
+std::optional<std::int64_t> ParseIndex(std::string_view text, std::int64_t max) {
+  if (!DecimalDigits(text)) return std::nullopt;
   std::int64_t n = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec == std::errc() && n < 1) return UsageError(AtLeastOne(text));
-  if (ec != std::errc() || n > max) {
-    return UsageError(fmt::format("must be a whole number from 1 to {}, got \"{}\"", max, text));
-  }
+  if (ec != std::errc() || n > max) return std::nullopt;
   return n;
+}
+
+Expected<std::int64_t> ParseCount(std::string_view text, std::int64_t max) {
+  if (!DecimalDigits(text)) return UsageError(AtLeastOne(text));
+  const std::optional<std::int64_t> n = ParseIndex(text, max);
+  if (n && *n >= 1) return *n;
+  if (n) return UsageError(AtLeastOne(text));
+  return UsageError(fmt::format("must be a whole number from 1 to {}, got \"{}\"", max, text));
 }
 
 // Go's time.ParseDuration counts nanoseconds; the clock ticks in microseconds, so the time is
@@ -299,18 +308,21 @@ Expected<std::vector<std::string>> FlagsReadByCompared(
     const std::vector<std::pair<CommonFlags, EngineFlags>>& compared) {
   auto base = MakeOptions(common, engine);
   if (!base.ok()) return base.error();
-  std::vector<std::string> out;
-  for (const auto& [flag, why] : IgnoredFlags(common, engine, *base)) {
-    for (const auto& [c, e] : compared) {
-      auto options = MakeOptions(c, e);
-      if (!options.ok()) return options.error();
-      const auto theirs = IgnoredFlags(c, e, *options);
-      const bool read = std::none_of(theirs.begin(), theirs.end(), [&](const auto& t) { return t.first == flag; });
-      if (read) {
-        out.emplace_back(flag);
-        break;
-      }
+  const auto ours = IgnoredFlags(common, engine, *base);
+  if (ours.empty()) return std::vector<std::string>{};
+  std::vector<bool> read(ours.size(), false);  // by some compared run; each run's list made once
+  for (const auto& [c, e] : compared) {
+    auto options = MakeOptions(c, e);
+    if (!options.ok()) return options.error();
+    const auto theirs = IgnoredFlags(c, e, *options);
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      const std::string_view flag = ours[i].first;
+      if (std::none_of(theirs.begin(), theirs.end(), [&](const auto& t) { return t.first == flag; })) read[i] = true;
     }
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    if (read[i]) out.emplace_back(ours[i].first);
   }
   return out;
 }

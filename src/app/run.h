@@ -77,6 +77,9 @@ std::string AtLeastOne(std::string_view value);
 // "+1", " 1", "0x1" or "1.0"; "01" is 1), from 1 to `max`. The error says which, as AtLeastOne
 // or "must be a whole number from 1 to MAX, got ...", with nothing before it.
 Expected<std::int64_t> ParseCount(std::string_view text, std::int64_t max);
+// An index as a count's rules take it (sweep's --shard, JOB_COMPLETION_INDEX): decimal digits
+// alone, from 0 to `max`; nothing for any other text (the caller words the error).
+std::optional<std::int64_t> ParseIndex(std::string_view text, std::int64_t max);
 
 // A Go duration (90s, 5m, 1h30m) as simulated time, floored to the clock's microsecond. The
 // error names `flag`.

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -42,18 +41,6 @@ std::string WithoutFlag(const std::string& message) {
     }
   }
   return message;
-}
-
-// A shard index 0..max: decimal digits alone, as ParseCount takes a count ("", "-1", "-0", "+1",
-// "1.5", "0x1", " 1" refused).
-std::optional<int> WholeNumber(std::string_view text, int max) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
-  int n = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || ptr != text.data() + text.size() || n > max) {
-    return std::nullopt;
-  }
-  return n;
 }
 
 // `more` read after `base`, as one ReadManifests call over both would have read them.
@@ -269,21 +256,21 @@ Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag
   out.shards = shards;
   const auto range = [shards] { return shards == 1 ? std::string("0") : fmt::format("0 to {}", shards - 1); };
   if (shard_flag != nullptr) {
-    const std::optional<int> shard = WholeNumber(*shard_flag, kMaxSweepShards);
+    const std::optional<std::int64_t> shard = ParseIndex(*shard_flag, kMaxSweepShards);
     if (!shard || *shard >= shards) {
       return UsageError(fmt::format("--shard: \"{}\" is not a shard of --shards {} ({})", *shard_flag, shards, range()));
     }
-    out.shard = *shard;
+    out.shard = static_cast<int>(*shard);  // at most kMaxSweepShards
     return out;
   }
   if (env_index != nullptr) {
-    const std::optional<int> shard = WholeNumber(env_index, kMaxSweepShards);
+    const std::optional<std::int64_t> shard = ParseIndex(env_index, kMaxSweepShards);
     if (!shard || *shard >= shards) {
       return UsageError(fmt::format("JOB_COMPLETION_INDEX=\"{}\" is not a shard of --shards {} ({}); "
                                     "give --shard or the Job's completions as --shards",
                                     env_index, shards, range()));
     }
-    out.shard = *shard;
+    out.shard = static_cast<int>(*shard);  // at most kMaxSweepShards
     return out;
   }
   if (shards > 1) {

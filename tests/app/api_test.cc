@@ -177,6 +177,17 @@ TEST(ParseCountTest, DecimalDigitsFromOneToTheMaximum) {
   }
 }
 
+// Setup: texts a shard index might hold (--shard, JOB_COMPLETION_INDEX). Expect: the count's
+// digits-only rule with 0 allowed, up to the maximum; nothing for any other text.
+TEST(ParseIndexTest, DecimalDigitsFromZeroToTheMaximum) {
+  EXPECT_EQ(ParseIndex("0", 3), 0);
+  EXPECT_EQ(ParseIndex("00", 3), 0);
+  EXPECT_EQ(ParseIndex("03", 3), 3);
+  for (const char* text : {"", "4", "-0", "-1", "+1", " 1", "1 ", "0x1", "1.0", "99999999999999999999999"}) {
+    EXPECT_EQ(ParseIndex(text, 3), std::nullopt) << text;
+  }
+}
+
 // The flags of a run as given, and of the runs --compare sets beside it (ApplySetting).
 std::pair<CommonFlags, EngineFlags> Compared(const CommonFlags& common, const EngineFlags& engine,
                                              std::string_view setting) {
