@@ -570,13 +570,15 @@ std::string ScaleUpSection(const Json& s) {
   for (const Json& u : Items(s, "noTemplate")) unhelped.Row({PodRef(Text(u, "pod")), Esc(Text(u, "reason"))});
   if (!unhelped.Empty()) content += unhelped.Render();
   if (!Text(s, "stop").empty()) content += "<p class=\"note\">Stopped adding nodes: " + Esc(Text(s, "stop")) + "</p>\n";
-  const auto fate = [](const Json& f) {
-    const std::string state = Text(f, "state");
-    if (RanFromTheStart(f)) return Esc(Text(f, "node")) + " (never waited)";
-    if (state == "Running") return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
-    if (state == "Absent") return std::string("– (no such pod)");
-    if (state == "Evicted") return "<b>evicted</b> at " + Esc(Seconds(f, "at"));
-    return Esc(state);
+  const auto fate = [](const Json& f) -> std::string {
+    switch (FateOf(f)) {
+      case FateKind::kNeverWaited: return Esc(Text(f, "node")) + " (never waited)";
+      case FateKind::kPlacedAt: return Esc(Text(f, "node")) + " at " + Esc(Seconds(f, "at"));
+      case FateKind::kAbsent: return "– (no such pod)";
+      case FateKind::kEvictedAt: return "<b>evicted</b> at " + Esc(Seconds(f, "at"));
+      case FateKind::kOther: break;
+    }
+    return Esc(Text(f, "state"));
   };
   Table pods("scaleup-pods", {"Pod", "With preemption", "With scale-up"});
   for (const Json& p : Items(cmp, "pods")) {

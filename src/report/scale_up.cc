@@ -178,10 +178,16 @@ Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_w
   return out;
 }
 
-bool RanFromTheStart(const Json& fate) {
+FateKind FateOf(const Json& fate) {
+  const std::string state = render::Text(fate, "state");
   const Json& waited = render::Get(fate, "waited");
-  return render::Text(fate, "state") == "Running" && Seconds(render::Get(fate, "at")) == 0.0 &&
-         !(waited.is_boolean() && waited.get<bool>());
+  if (state == "Running") {
+    const bool from_start = Seconds(render::Get(fate, "at")) == 0.0 && !(waited.is_boolean() && waited.get<bool>());
+    return from_start ? FateKind::kNeverWaited : FateKind::kPlacedAt;
+  }
+  if (state == "Absent") return FateKind::kAbsent;
+  if (state == "Evicted") return FateKind::kEvictedAt;
+  return FateKind::kOther;
 }
 
 std::string ScaleUpText(const Json& s) {
@@ -234,13 +240,15 @@ std::string ScaleUpText(const Json& s) {
     out += fmt::format("  no new node takes {}: {}\n", Text(u, "pod"), Text(u, "reason"));
   }
   if (!Text(s, "stop").empty()) out += "  stopped adding nodes: " + Text(s, "stop") + "\n";
-  const auto fate = [](const Json& f) {
-    const std::string state = Text(f, "state");
-    if (RanFromTheStart(f)) return Text(f, "node") + " (never waited)";
-    if (state == "Running") return fmt::format("{} at {:.3f}s", Text(f, "node"), Seconds(Get(f, "at")));
-    if (state == "Absent") return std::string("- (no such pod)");
-    if (state == "Evicted") return fmt::format("evicted at {:.3f}s", Seconds(Get(f, "at")));
-    return state;
+  const auto fate = [](const Json& f) -> std::string {
+    switch (FateOf(f)) {
+      case FateKind::kNeverWaited: return Text(f, "node") + " (never waited)";
+      case FateKind::kPlacedAt: return fmt::format("{} at {:.3f}s", Text(f, "node"), Seconds(Get(f, "at")));
+      case FateKind::kAbsent: return "- (no such pod)";
+      case FateKind::kEvictedAt: return fmt::format("evicted at {:.3f}s", Seconds(Get(f, "at")));
+      case FateKind::kOther: break;
+    }
+    return Text(f, "state");
   };
   const Json& pods = Items(cmp, "pods");
   if (pods.empty()) return out;

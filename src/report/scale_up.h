@@ -19,10 +19,12 @@ namespace kpsim::report {
 // with its fate in each.
 render::Json ScaleUpJson(const ScaleUpReport& report, const SimulationResult& scale_up_world);
 
-// A pod's fate in one world (`comparison.pods[].preempt` or `.scaleUp`) is "running on its node
-// from the start": Running, placed at 0 and never turned away. The text and the HTML say so
-// ("n1 (never waited)") rather than "n1 at 0.000s".
-bool RanFromTheStart(const render::Json& fate);
+// A pod's fate in one world (`comparison.pods[].preempt` or `.scaleUp`), as the text and the
+// HTML word it: on its node from the start (Running, placed at 0 and never turned away: "n1
+// (never waited)" rather than "n1 at 0.000s"), placed at a time, no such pod in that world,
+// evicted at a time, or another state (`state` as it is).
+enum class FateKind { kNeverWaited, kPlacedAt, kAbsent, kEvictedAt, kOther };
+FateKind FateOf(const render::Json& fate);
 
 // The text section ("Preempt or scale up:"), from ScaleUpJson's object.
 std::string ScaleUpText(const render::Json& scale_up);

@@ -8,6 +8,7 @@
 #include "kpsim/report.h"
 #include "kpsim/results.h"
 #include "report/render_test_util.h"
+#include "report/scale_up.h"
 
 namespace kpsim::report {
 namespace {
@@ -342,6 +343,19 @@ TEST(RenderSimulationTextTest, ReadErrorsNameTheirFileOnce) {
     EXPECT_EQ(line.find("in.yaml", first + 1), std::string::npos) << line;
     at = end + 1;
   }
+}
+
+// Setup: a pod's fate in one world of the scale-up comparison, as ScaleUpJson writes it. Expect:
+// Running at 0 without having waited is "never waited"; Running later, or at 0 after being turned
+// away, is placed at a time; Absent and Evicted are their own; any other state is kOther.
+TEST(FateOfTest, NamesEachWayAPodEndsInAWorld) {
+  EXPECT_EQ(FateOf(json{{"state", "Running"}, {"node", "n1"}, {"at", 0.0}}), FateKind::kNeverWaited);
+  EXPECT_EQ(FateOf(json{{"state", "Running"}, {"node", "n1"}, {"at", 0.0}, {"waited", false}}), FateKind::kNeverWaited);
+  EXPECT_EQ(FateOf(json{{"state", "Running"}, {"node", "n1"}, {"at", 0.0}, {"waited", true}}), FateKind::kPlacedAt);
+  EXPECT_EQ(FateOf(json{{"state", "Running"}, {"node", "n1"}, {"at", 30.0}}), FateKind::kPlacedAt);
+  EXPECT_EQ(FateOf(json{{"state", "Absent"}}), FateKind::kAbsent);
+  EXPECT_EQ(FateOf(json{{"state", "Evicted"}, {"at", 5.0}}), FateKind::kEvictedAt);
+  EXPECT_EQ(FateOf(json{{"state", "Pending"}}), FateKind::kOther);
 }
 
 }  // namespace
