@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "app/run.h"
+#include "app/sweep.h"
 #include "kpsim/admission.h"
 #include "kpsim/engine.h"
 #include "kpsim/engine_options.h"
@@ -41,12 +44,50 @@ std::string SimulateAndRender(const io::ReadResult& read, const AdmissionResult&
   return report::RenderSimulationJson(run) + report::RenderSimulationText(run);
 }
 
+// The sweep's readers over the same bytes: a Sweep spec (and its grid, when small enough to
+// make), and shards' JSON lines as `kpsim sweep merge` joins them (one file, and the same file
+// twice, whose every run is then a duplicate) and summarizes them.
+void FuzzSweep(std::string_view text) {
+  if (auto spec = io::ParseSweepSpec(text, "fuzz-sweep.yaml"); spec.ok()) {
+    std::size_t runs = 1;
+    for (const std::size_t axis : {spec->inputs.size(), spec->overlays.size(), spec->profiles.size(),
+                                   spec->feature_gates.size(), spec->seeds.size()}) {
+      runs = axis == 0 || runs > kMaxPods / axis ? 0 : runs * axis;
+    }
+    if (runs > 0 && app::SweepGrid(*spec).size() != runs) Die("a sweep's grid is not the product of its axes");
+  }
+  const std::string lines_text(text);
+  auto merged = app::MergeSweepLines({{"fuzz-0.jsonl", lines_text}});
+  if (merged.ok()) {
+    (void)app::RenderSweepText(*merged);
+    if (!merged->empty() && app::MergeSweepLines({{"fuzz-0.jsonl", lines_text}, {"fuzz-1.jsonl", lines_text}}).ok()) {
+      Die("two shards holding the same runs merged");
+    }
+  }
+}
+
+// `simulate --scale-up` over an input that marks some of its Nodes as templates, as the command
+// runs it (templates taken from the input, both worlds run and rendered), twice when small.
+void FuzzScaleUp(const io::ReadResult& read, std::size_t size, bool small) {
+  app::CommonFlags common;
+  common.output = size % 3 == 0 ? "json" : size % 3 == 1 ? "text" : "html";
+  app::EngineFlags engine;
+  engine.until = "10m";
+  engine.scale_up = true;
+  engine.max_new_nodes = 8;
+  const app::RunOutput out = app::RunSimulate(read, common, engine);
+  if (small && !out.error && app::RunSimulate(read, common, engine).output != out.output) {
+    Die("same input and options, different scale-up output");
+  }
+}
+
 }  // namespace
 
 int RunOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   const bool json = first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+  FuzzSweep(text);
   const io::ReadResult read = io::ReadManifestText(text, json ? "fuzz.json" : "fuzz.yaml");
 
   // PodGroup inputs run with the workload gates on, everything else with the defaults, so both
@@ -72,6 +113,9 @@ int RunOneInput(const std::uint8_t* data, std::size_t size) {
   }
   // Pods with no nodes are run too: the engine ends such a run at once, every pod pending
   // ("0/0 nodes are available"; finding F1, fuzz/regressions/no-nodes-*).
+  if (text.find(kNodeTemplateAnnotation) != std::string_view::npos) {
+    FuzzScaleUp(read, size, pods * (nodes == 0 ? 1 : nodes) <= kDeterminismPodNodeProduct);
+  }
 
   for (const Profile profile : {Profile::kDefault, Profile::kBook}) {
     EngineOptions options;
