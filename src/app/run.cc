@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -394,8 +396,44 @@ std::vector<Object> TakeTemplateObjects(io::ReadResult& read) {
 
 // The node-group templates: `objects` (the input's, TakeTemplateObjects) admitted and, under
 // --scale-up, every Node of the --node-template files (their diagnostics join the run's).
+// Each place a template Node was given, by name, in reading order.
+using TemplatePlaces = std::map<std::string, std::vector<SourceRef>>;
+
+void NoteTemplatePlaces(const std::vector<Object>& objects, TemplatePlaces& places) {
+  for (const Object& o : objects) {
+    if (o.kind == ObjectKind::kNode) places[o.meta().name].push_back(o.source);
+  }
+}
+
+// A node group per template name, as the autoscaler keys its groups: a name given again (in one
+// file, in two, or as an annotated Node and in a file) is one group, whose template is the last
+// one given. Said, never silent (DuplicateNodeTemplate).
+void KeepLastTemplateOfEachName(const TemplatePlaces& places, Prepared& p) {
+  for (const auto& [name, at] : places) {
+    if (at.size() < 2) continue;
+    std::vector<std::string> given;
+    for (const SourceRef& s : at) given.push_back(s.ToString());
+    Warning w;
+    w.source = at.back();
+    w.object = "Node " + name;
+    w.code = "DuplicateNodeTemplate";
+    w.message = fmt::format("given {} times as a node template ({}): one node group, whose template is the last one",
+                            at.size(), fmt::join(given, ", "));
+    p.flag_warnings.push_back(std::move(w));
+  }
+  std::set<std::string> seen;
+  std::vector<Node> kept;
+  for (std::size_t i = p.templates.size(); i-- > 0;) {
+    if (seen.insert(p.templates[i].meta.name).second) kept.push_back(std::move(p.templates[i]));
+  }
+  std::reverse(kept.begin(), kept.end());
+  p.templates = std::move(kept);
+}
+
 void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const std::vector<Object>& objects,
                    Prepared& p, RunOutput& out) {
+  TemplatePlaces places;
+  NoteTemplatePlaces(objects, places);
   if (!objects.empty()) {
     const AdmissionResult admitted =
         AdmitInput(objects, {}, p.options.gates, AdmissionMode::kExisting, p.options.seed);
@@ -413,7 +451,10 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
       p.flag_warnings.push_back(std::move(w));
     }
   }
-  if (!engine.scale_up || engine.node_templates.empty()) return;
+  if (!engine.scale_up || engine.node_templates.empty()) {
+    KeepLastTemplateOfEachName(places, p);
+    return;
+  }
   auto read_options = MakeReadOptions(common);
   io::ReadResult read = io::ReadManifests(engine.node_templates, read_options.ok() ? *read_options : io::ReadOptions{});
   const AdmissionResult admitted =
@@ -430,6 +471,8 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
     p.flag_warnings.push_back(std::move(w));
   }
   for (const Node& n : admitted.state.nodes) p.templates.push_back(n);
+  NoteTemplatePlaces(read.objects, places);
+  KeepLastTemplateOfEachName(places, p);
 }
 
 std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,

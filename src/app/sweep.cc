@@ -70,6 +70,7 @@ Json LineHead(const SweepPlan& plan, const SweepRun& run) {
   j["profile"] = run.profile;
   j["featureGates"] = run.feature_gates;
   j["seed"] = run.seed;
+  j["specDigest"] = plan.spec_digest;
   return j;
 }
 
@@ -144,6 +145,27 @@ std::vector<SweepRun> SweepGrid(const io::SweepSpec& spec) {
     }
   }
   return runs;
+}
+
+std::string SweepSpecDigest(const io::SweepSpec& spec) {
+  Json overlays = Json::array();
+  for (const io::SweepOverlay& o : spec.overlays) {
+    Json scale = Json::array();
+    for (const io::SweepScale& sc : o.scale) {
+      scale.push_back(Json::array({static_cast<int>(sc.kind), sc.name, sc.replicas}));
+    }
+    overlays.push_back(Json::array({o.name, o.add, scale}));
+  }
+  Json inputs = Json::array();
+  for (const io::SweepInput& in : spec.inputs) inputs.push_back(Json::array({in.name, in.paths}));
+  const Json canonical = Json::array({spec.name, spec.namespace_, inputs, spec.seeds, spec.profiles,
+                                      spec.feature_gates, overlays, spec.settings});
+  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a 64
+  for (const char c : canonical.dump()) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", hash);
 }
 
 std::string SweepPath(const io::SweepSpec& spec, const std::string& path) {
@@ -244,6 +266,7 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
     plan.overlays.push_back(paths.empty() ? io::ReadResult{} : io::ReadManifests(paths));
   }
   plan.runs = SweepGrid(spec);
+  plan.spec_digest = SweepSpecDigest(spec);
   plan.spec = std::move(spec);
   return plan;
 }

@@ -36,9 +36,16 @@ std::vector<SweepRun> SweepGrid(const io::SweepSpec& spec);
 // directory.
 std::string SweepPath(const io::SweepSpec& spec, const std::string& path);
 
+// What a spec asks of its runs (metadata.name and namespace, the inputs and their paths, the
+// axes, the overlays, the settings; not the spec file's name or its lines), as 16 hex digits of a
+// 64-bit FNV-1a over a canonical JSON text: every line of a sweep carries it (`specDigest`), and
+// `merge` refuses lines whose digests differ. Files the spec names are not read into it.
+std::string SweepSpecDigest(const io::SweepSpec& spec);
+
 // A spec ready to run: its grid, and each input's and each overlay's `add` files read once.
 struct SweepPlan {
   io::SweepSpec spec;
+  std::string spec_digest;  // SweepSpecDigest(spec)
   std::vector<SweepRun> runs;
   std::vector<io::ReadResult> inputs;    // per spec.inputs
   std::vector<io::ReadResult> overlays;  // per spec.overlays: its `add` files (empty without)

@@ -240,6 +240,10 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
   std::string out;
   out += fmt::format("# kpsim sweep --emit-job: sweep {} ({} runs) as {} shard{} of an Indexed Job.\n", spec.name,
                      SweepGrid(spec).size(), options.shards, options.shards == 1 ? "" : "s");
+  // kubectl's client-side apply copies the object into its last-applied-configuration annotation,
+  // which the API server caps at 256 KiB: a ConfigMap of up to 1 MiB goes in with create.
+  out += "# Create it with kubectl create -f (or kubectl apply --server-side): a client-side apply fails once\n"
+         "# the ConfigMap passes 256 KiB (metadata.annotations: Too long).\n";
   out += options.results_claim.empty()
              ? "# Each pod prints its shard's lines: kubectl logs, then kpsim sweep merge (see the README).\n"
              : fmt::format("# Each pod writes /results/shard-<index>.jsonl on the claim {}; then kpsim sweep merge.\n",

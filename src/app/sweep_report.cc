@@ -32,8 +32,9 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
     std::string where;  // "file:line"
   };
   std::vector<std::optional<Seen>> runs;
-  std::string runs_where;  // where `runs` was first read
+  std::string runs_where;  // where `runs` (and `specDigest`) was first read
   std::uint64_t total = 0;
+  std::string digest;  // "" for lines without one (written before kpsim gave them one)
   std::set<std::string_view> given;
   for (const SweepSource& source : sources) {
     // Each of its runs would be "twice" at the same file and line: say what happened instead.
@@ -61,7 +62,10 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
       }
       const std::uint64_t run = j["run"].get<std::uint64_t>();
       const std::uint64_t of = j["runs"].get<std::uint64_t>();
+      const std::string line_digest =
+          j.contains("specDigest") && j["specDigest"].is_string() ? j["specDigest"].get<std::string>() : "";
       if (runs_where.empty()) {
+        digest = line_digest;
         constexpr std::uint64_t kMaxRuns = 1000000;
         if (of > kMaxRuns) return UsageError(fmt::format("{}: \"runs\": {} is more than a sweep has", where, of));
         total = of;
@@ -70,6 +74,12 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
       } else if (of != total) {
         return UsageError(fmt::format("{}: \"runs\" is {}, but {} says {}: lines of different sweeps", where, of,
                                       runs_where, total));
+      }
+      if (line_digest != digest) {
+        const auto shown = [](const std::string& d) { return d.empty() ? std::string("none") : "\"" + d + "\""; };
+        return UsageError(fmt::format("{}: \"specDigest\" is {}, but {} says {}: lines of different sweeps (their "
+                                      "specs differ in a name, a path, an axis, an overlay or a setting)",
+                                      where, shown(line_digest), runs_where, shown(digest)));
       }
       if (run >= total) {
         return UsageError(fmt::format("{}: run {} is out of range (runs 0 to {})", where, run, total - 1));

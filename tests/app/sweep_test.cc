@@ -255,7 +255,8 @@ TEST(SweepRunTest, OverlaysChangeTheRun) {
   const nlohmann::ordered_json as_written = nlohmann::ordered_json::parse(lines[0]);
   for (auto it = as_written.begin(); it != as_written.end(); ++it) ordered.push_back(it.key());
   EXPECT_EQ(ordered, (std::vector<std::string>{"run", "runs", "input", "overlay", "profile", "featureGates", "seed",
-                                                "status", "pods", "disruption"}));
+                                                "specDigest", "status", "pods", "disruption"}));
+  EXPECT_EQ(as_written["specDigest"], SweepSpecDigest(plan.spec));
   EXPECT_EQ(as_written["disruption"].begin().key(), "evictedPods");
   EXPECT_EQ(lines[0].find('\n'), std::string::npos);
 }
@@ -337,6 +338,50 @@ TEST(SweepMergeTest, RefusesMissingDuplicateAndMalformedLines) {
   EXPECT_THAT(MergeSweepLines({{"a", Line(5, 3)}}).error().message, HasSubstr("a:1: run 5 is out of range"));
   EXPECT_THAT(MergeSweepLines({{"a", ""}}).error().message, HasSubstr("no sweep lines in a"));
   EXPECT_EQ(MergeSweepLines({{"a", a}, {"b", b}, {"a", a}}).error().message, "a: given twice");
+}
+
+// Setup: a spec, the same spec written otherwise (flow style, another file name), and specs
+// that each change one thing a run reads. Expect: one digest for the first two (16 hex digits),
+// another for each change.
+TEST(SweepSpecDigestTest, ChangesWithWhatTheRunsRead) {
+  const std::string base = std::string(kHead) +
+                           "spec:\n  inputs:\n  - name: a\n    paths: [c.yaml]\n  seeds: [1, 2]\n"
+                           "  overlays:\n  - name: x\n    scale:\n    - {kind: Deployment, name: web, replicas: 3}\n"
+                           "  settings: [\"until=10m\"]\n";
+  const std::string digest = SweepSpecDigest(Parse(base));
+  EXPECT_EQ(digest.size(), 16U);
+  EXPECT_EQ(digest.find_first_not_of("0123456789abcdef"), std::string::npos) << digest;
+  auto flow = io::ParseSweepSpec(
+      "kind: Sweep\napiVersion: kpsim.io/v1alpha1\nmetadata:\n  name: t\nspec:\n  settings:\n  - until=10m\n"
+      "  overlays: [{name: x, scale: [{replicas: 3, name: web, kind: Deployment}]}]\n  seeds:\n  - 1\n  - 2\n"
+      "  inputs: [{paths: [c.yaml], name: a}]\n",
+      "elsewhere/other.yaml");
+  ASSERT_TRUE(flow.ok()) << flow.error().message;
+  EXPECT_EQ(SweepSpecDigest(*flow), digest);
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"name: t", "name: u"}, {"c.yaml", "d.yaml"}, {"name: a", "name: b"}, {"[1, 2]", "[1, 3]"},
+           {"name: x", "name: z"}, {"replicas: 3", "replicas: 4"}, {"Deployment", "StatefulSet"},
+           {"until=10m", "until=1s"}}) {
+    std::string changed = base;
+    changed.replace(changed.find(from), from.size(), to);
+    EXPECT_NE(SweepSpecDigest(Parse(changed)), digest) << from << " -> " << to;
+  }
+}
+
+// Setup: shards whose lines carry different specDigests (and a line without one, as older
+// kpsim wrote them). Expect: refused, naming both lines and both digests.
+TEST(SweepMergeTest, RefusesLinesOfAnotherSpec) {
+  const auto line = [](int run, const char* digest) {
+    json j{{"run", run}, {"runs", 2}};
+    if (digest != nullptr) j["specDigest"] = digest;
+    return j.dump();
+  };
+  EXPECT_TRUE(MergeSweepLines({{"a", line(0, "00000000000000aa")}, {"b", line(1, "00000000000000aa")}}).ok());
+  EXPECT_EQ(MergeSweepLines({{"a", line(0, "00000000000000aa")}, {"b", line(1, "00000000000000bb")}}).error().message,
+            "b:1: \"specDigest\" is \"00000000000000bb\", but a:1 says \"00000000000000aa\": lines of different "
+            "sweeps (their specs differ in a name, a path, an axis, an overlay or a setting)");
+  EXPECT_THAT(MergeSweepLines({{"a", line(0, nullptr)}, {"b", line(1, "00000000000000bb")}}).error().message,
+              HasSubstr("b:1: \"specDigest\" is \"00000000000000bb\", but a:1 says none"));
 }
 
 TEST(SweepTextTest, ARowPerRunAndPerGroup) {

@@ -109,6 +109,21 @@ if json_check "$WORK/out" 'len([p for p in d["pods"] if p["pod"].startswith("def
 else
   fail "scale-up: a DaemonSet pod was made for the template"
 fi
+# A template name given twice (annotated in the input, then in a file) is one node group whose
+# template is the last one given, and said: the file's 1-CPU pool takes no 3-CPU pod.
+cat > "$WORK/small-pool.yaml" <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: pool}
+status: {allocatable: {cpu: "1", memory: 8Gi, pods: "110"}}
+EOF
+run simulate -o json --scale-up --node-template "$WORK/small-pool.yaml" "$WORK/ds-template.yaml"
+if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["pool"] and d["scaleUp"]["nodesAdded"] == 0 and len(d["scaleUp"]["noTemplate"]) == 1' &&
+   grep -q "warning: .*small-pool.yaml:.*Node pool: given 2 times as a node template (.*ds-template.yaml:[0-9]*, .*small-pool.yaml:[0-9]*): one node group, whose template is the last one \[DuplicateNodeTemplate\]" "$WORK/err"; then
+  ok "scale-up: a template name given twice is one group, the last template, with a warning"
+else
+  fail "scale-up: a template name given twice: $(head -c 600 "$WORK/err")"
+fi
 # --node-template takes one file per flag: the files after it are the input.
 run simulate -o json --scale-up --node-template "$EX/scale-up.yaml" "$EX/cascade.yaml" "$EX/never-preempt.yaml"
 if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["n1", "n2", "pool-small", "pool-large"] and "node-a" in [n["node"] for n in d["nodes"]]'; then
@@ -947,12 +962,13 @@ cp "$WORK/out" "$WORK/sweep-all.jsonl"
 if python3 -c 'import json,sys
 lines = open(sys.argv[1]).read().split("\n")
 assert lines[-1] == "" and len(lines) == 25
-keys = ["run","runs","input","overlay","profile","featureGates","seed","status","pods","disruption"]
+keys = ["run","runs","input","overlay","profile","featureGates","seed","specDigest","status","pods","disruption"]
 for i, text in enumerate(lines[:-1]):
     d = json.loads(text)
     assert list(d) == keys and d["run"] == i and d["runs"] == 24 and d["status"] == "ok", text[:120]
     assert ", " not in text and ": " not in text
 d = [json.loads(t) for t in lines[:-1]]
+assert len({x["specDigest"] for x in d}) == 1 and len(d[0]["specDigest"]) == 16 and int(d[0]["specDigest"], 16) >= 0
 assert [(x["input"], x["overlay"], x["profile"], x["seed"]) for x in d[:5]] == [("today","none","default",1), ("today","none","default",2), ("today","none","book",1), ("today","none","book",2), ("today","web-x3","default",1)]
 assert d[0]["disruption"]["evictedPods"] == 0 and d[12]["disruption"]["evictedPods"] == 2 and len(d[12]["disruption"]["pdbsBroken"]) == 1
 assert d[4]["pods"]["total"] - d[4]["disruption"]["evictedPods"] == d[0]["pods"]["total"] + 6' "$WORK/sweep-all.jsonl" 2>"$WORK/err"; then
@@ -986,6 +1002,23 @@ if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep merge of 3 shard p
 if [ "$(wc -l <"$WORK/shard-1.jsonl")" -eq 8 ]; then ok "sweep --shards 3: shard 1 ran 8 runs"; else fail "shard 1 ran $(wc -l <"$WORK/shard-1.jsonl") runs"; fi
 "$KPSIM" sweep merge - "$WORK/shard-0.jsonl" "$WORK/shard-2.jsonl" <"$WORK/shard-1.jsonl" >"$WORK/out" 2>"$WORK/err"
 if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep merge - (stdin)"; else fail "sweep merge - differs"; fi
+# A shard of another sweep with as many runs (a setting, an overlay's name or a seed changed) is
+# refused by its specDigest, naming both lines; the same spec in another directory is the same sweep.
+rm -rf "$WORK/other-sweeps" && mkdir -p "$WORK/other-sweeps" && cp -r "$EX/sweep" "$WORK/other-sweeps/same"
+"$KPSIM" sweep "$WORK/other-sweeps/same/sweep.yaml" --shards 3 --shard 2 >"$WORK/other-sweeps/same-2.jsonl" 2>/dev/null
+expect_rc "sweep merge: the same spec elsewhere" 0 sweep merge "$WORK/shard-0.jsonl" "$WORK/shard-1.jsonl" "$WORK/other-sweeps/same-2.jsonl"
+for change in 's/until=10m/until=1s/' 's/name: web-x3/name: web-x9/' 's/seeds: \[1, 2\]/seeds: [1, 3]/'; do
+  tag=$(echo "$change" | tr -dc 'a-z0-9')
+  cp -r "$EX/sweep" "$WORK/other-sweeps/$tag" && sed -i "$change" "$WORK/other-sweeps/$tag/sweep.yaml"
+  if cmp -s "$EX/sweep/sweep.yaml" "$WORK/other-sweeps/$tag/sweep.yaml"; then fail "sweep merge: $change changed nothing"; continue; fi
+  "$KPSIM" sweep "$WORK/other-sweeps/$tag/sweep.yaml" --shards 3 --shard 2 >"$WORK/other-sweeps/$tag-2.jsonl" 2>/dev/null
+  usage "sweep merge: a shard of another spec ($change)" sweep merge "$WORK/shard-0.jsonl" "$WORK/shard-1.jsonl" "$WORK/other-sweeps/$tag-2.jsonl"
+  if grep -q "$tag-2.jsonl:1: \"specDigest\" is \"[0-9a-f]*\", but .*shard-0.jsonl:1 says \"[0-9a-f]*\": lines of different sweeps" "$WORK/err"; then
+    ok "sweep merge names the line of another sweep ($change)"
+  else
+    fail "sweep merge: another sweep's message ($change): $(cat "$WORK/err")"
+  fi
+done
 run sweep -o text "$SW"; cp "$WORK/out" "$WORK/sweep-all.txt"
 if grep -q '^run  input' "$WORK/out" && grep -q '^with-train  ingress' "$WORK/out" && grep -q 'Sweep: 24 runs shown of 24, 0 failed' "$WORK/out"; then
   ok "sweep -o text: a row per run and per group"
