@@ -31,7 +31,7 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
     std::string text;
     std::string where;  // "file:line"
   };
-  std::vector<std::optional<Seen>> runs;
+  std::map<std::uint64_t, Seen> runs;  // by run: memory for the lines read, not the runs declared
   std::string runs_where;  // where `runs` (and `specDigest`) was first read
   std::uint64_t total = 0;
   std::string digest;  // "" for lines without one (written before kpsim gave them one)
@@ -70,7 +70,6 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
         if (of > kMaxRuns) return UsageError(fmt::format("{}: \"runs\": {} is more than a sweep has", where, of));
         total = of;
         runs_where = where;
-        runs.resize(static_cast<std::size_t>(of));
       } else if (of != total) {
         return UsageError(fmt::format("{}: \"runs\" is {}, but {} says {}: lines of different sweeps", where, of,
                                       runs_where, total));
@@ -84,9 +83,8 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
       if (run >= total) {
         return UsageError(fmt::format("{}: run {} is out of range (runs 0 to {})", where, run, total - 1));
       }
-      std::optional<Seen>& slot = runs[static_cast<std::size_t>(run)];
-      if (slot) return UsageError(fmt::format("{}: run {} appears twice (first at {})", where, run, slot->where));
-      slot = Seen{std::string(line), where};
+      const auto [it, added] = runs.try_emplace(run, Seen{std::string(line), where});
+      if (!added) return UsageError(fmt::format("{}: run {} appears twice (first at {})", where, run, it->second.where));
     }
   }
   if (runs_where.empty()) {
@@ -94,13 +92,18 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
     for (const SweepSource& s : sources) names += (names.empty() ? "" : ", ") + s.name;
     return UsageError(fmt::format("no sweep lines in {}", names.empty() ? "the input" : names));
   }
-  std::vector<std::string> missing;
-  std::size_t missing_count = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i]) continue;
-    if (++missing_count <= 10) missing.push_back(std::to_string(i));
-  }
-  if (missing_count > 0) {
+  if (const std::uint64_t missing_count = total - runs.size(); missing_count > 0) {
+    // The first ten missing runs, from the gaps between the runs read.
+    std::vector<std::string> missing;
+    std::uint64_t next = 0;
+    const auto add_gap = [&](std::uint64_t end) {
+      for (; next < end && missing.size() < 10; ++next) missing.push_back(std::to_string(next));
+    };
+    for (const auto& entry : runs) {
+      add_gap(entry.first);
+      next = entry.first + 1;
+    }
+    add_gap(total);
     std::string list;
     for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
     if (missing_count > missing.size()) list += fmt::format(", ... ({} in all)", missing_count);
@@ -109,7 +112,7 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
   }
   std::vector<std::string> out;
   out.reserve(runs.size());
-  for (std::optional<Seen>& r : runs) out.push_back(std::move(r->text));
+  for (auto& entry : runs) out.push_back(std::move(entry.second.text));
   return out;
 }
 

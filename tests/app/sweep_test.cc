@@ -331,6 +331,12 @@ TEST(SweepMergeTest, RefusesMissingDuplicateAndMalformedLines) {
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_EQ(*ok, (std::vector<std::string>{Line(0, 3), Line(1, 3), Line(2, 3)}));
   EXPECT_THAT(MergeSweepLines({{"a", a}}).error().message, HasSubstr("missing run 1 of 3"));
+  // The missing runs come from the gaps between the lines read (before, between, after them);
+  // a line declaring a million runs costs what it holds, not a million slots.
+  EXPECT_THAT(MergeSweepLines({{"a", Line(2, 6) + "\n" + Line(4, 6)}}).error().message,
+              HasSubstr("missing runs 0, 1, 3, 5 of 6"));
+  EXPECT_THAT(MergeSweepLines({{"a", Line(3, 1000000)}}).error().message,
+              HasSubstr("missing runs 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, ... (999999 in all) of 1000000"));
   EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", b}, {"c", "\n" + Line(2, 3)}}).error().message,
               HasSubstr("c:2: run 2 appears twice (first at a:2)"));
   EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", "warning: x\n"}}).error().message, HasSubstr("b:1: not a kpsim sweep line"));
