@@ -216,6 +216,19 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
       return field_error(field, fmt::format("{} is an axis of the sweep; list its values in spec.{}", key, axis));
     }
     if (Result applied = ApplySetting(setting, plan.common, plan.engine); !applied.ok()) {
+      if (applied.error().message.starts_with("unknown setting")) {
+        // simulate --compare's keys, less the grid's axes (refused above).
+        std::vector<std::string_view> keys;
+        for (std::string_view rest = SettingKeys(); !rest.empty();) {
+          const std::size_t comma = rest.find(", ");
+          const std::string_view k = rest.substr(0, comma);
+          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+          if (k != "profile" && k != "seed" && k != "featureGates") keys.push_back(k);
+        }
+        return field_error(field, fmt::format("unknown setting {} (keys: {}; profiles, seeds and featureGates are "
+                                              "the sweep's axes, listed in the spec)",
+                                              key, fmt::join(keys, ", ")));
+      }
       return field_error(field, applied.error().message);
     }
   }

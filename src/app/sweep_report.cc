@@ -56,6 +56,11 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
       const auto whole = [&j](const char* key) {
         return j.is_object() && j.contains(key) && j[key].is_number_unsigned();
       };
+      if (j.is_discarded()) {
+        return UsageError(fmt::format("{}: not a kpsim sweep line: not JSON (a line cut short, or text that is not a "
+                                      "shard's output): {}",
+                                      where, std::string(line.substr(0, 80))));
+      }
       if (!whole("run") || !whole("runs") || j["runs"].get<std::uint64_t>() == 0) {
         return UsageError(fmt::format("{}: not a kpsim sweep line (a JSON object with \"run\" and \"runs\"): {}",
                                       where, std::string(line.substr(0, 80))));

@@ -213,6 +213,13 @@ int RunSweepCommand(const SweepCommand& cmd) {
   }
   auto plan = app::PlanSweep(std::move(*spec));
   if (!plan.ok()) return Usage("sweep: " + plan.error().message);
+  // Shard I runs I, I+N, ...: with more shards than runs, the last ones have none. Not an error
+  // (an Indexed Job may have more completions than runs), but said.
+  if (static_cast<std::size_t>(shard->shard) >= plan->runs.size() && !f.quiet) {
+    std::cerr << fmt::format("kpsim: sweep: shard {} of {} has no runs: the sweep has {} (merge needs no output "
+                             "from it)\n",
+                             shard->shard, shard->shards, plan->runs.size());
+  }
 
   std::ofstream results;
   if (!f.results.empty()) {

@@ -23,6 +23,7 @@ namespace {
 
 using nlohmann::json;
 using ::testing::HasSubstr;
+using ::testing::Not;
 namespace fs = std::filesystem;
 
 const std::string kExampleSpec = std::string(KPSIM_SOURCE_DIR) + "/examples/sweep/sweep.yaml";
@@ -211,6 +212,12 @@ TEST(SweepPlanTest, RefusesValuesSimulateRefuses) {
   EXPECT_THAT(plan_error("  settings: [\"seed=3\"]\n"), HasSubstr("spec.settings[0]: seed is an axis of the sweep"));
   EXPECT_THAT(plan_error("  settings: [\"until=forever\"]\n"), HasSubstr("spec.settings"));
   EXPECT_THAT(plan_error("  settings: [\"colour=blue\"]\n"), HasSubstr("spec.settings[0]: unknown setting colour"));
+  // The keys it lists are those a sweep takes: not the axes, which it refuses as settings.
+  const std::string unknown = plan_error("  settings: [\"untill=10m\"]\n");
+  EXPECT_THAT(unknown, HasSubstr("unknown setting untill (keys: until, candidateSampling,"));
+  EXPECT_THAT(unknown, HasSubstr("; profiles, seeds and featureGates are the sweep's axes"));
+  EXPECT_THAT(unknown, Not(HasSubstr("profile,")));
+  EXPECT_THAT(unknown, Not(HasSubstr("seed,")));
   EXPECT_THAT(plan_error("  overlays: [{name: o, add: [missing.yaml]}]\n"),
               HasSubstr("s.yaml:6: spec.overlays[0].add[0]: " + (fs::path(dir.path()) / "missing.yaml").string() + ": no such file"));
 }
@@ -340,6 +347,10 @@ TEST(SweepMergeTest, RefusesMissingDuplicateAndMalformedLines) {
   EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", b}, {"c", "\n" + Line(2, 3)}}).error().message,
               HasSubstr("c:2: run 2 appears twice (first at a:2)"));
   EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", "warning: x\n"}}).error().message, HasSubstr("b:1: not a kpsim sweep line"));
+  EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", Line(1, 3).substr(0, 12)}}).error().message,
+              HasSubstr("b:1: not a kpsim sweep line: not JSON (a line cut short"));
+  EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", "{\"run\":1}"}}).error().message,
+              HasSubstr("b:1: not a kpsim sweep line (a JSON object with \"run\" and \"runs\")"));
   EXPECT_THAT(MergeSweepLines({{"a", a}, {"b", Line(1, 4)}}).error().message, HasSubstr("b:1: \"runs\" is 4, but a:1 says 3"));
   EXPECT_THAT(MergeSweepLines({{"a", Line(5, 3)}}).error().message, HasSubstr("a:1: run 5 is out of range"));
   EXPECT_THAT(MergeSweepLines({{"a", ""}}).error().message, HasSubstr("no sweep lines in a"));

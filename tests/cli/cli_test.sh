@@ -1000,6 +1000,15 @@ wait
 expect_rc "sweep merge" 0 sweep merge "$WORK/shard-2.jsonl" "$WORK/shard-0.jsonl" "$WORK/shard-1.jsonl"
 if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep merge of 3 shard processes: byte-identical to one process"; else fail "sweep merge differs from the single run"; fi
 if [ "$(wc -l <"$WORK/shard-1.jsonl")" -eq 8 ]; then ok "sweep --shards 3: shard 1 ran 8 runs"; else fail "shard 1 ran $(wc -l <"$WORK/shard-1.jsonl") runs"; fi
+# More shards than runs: the last shards run nothing, exit 0, and say so (not with -q).
+expect_rc "sweep: a shard with no runs" 0 sweep "$SW" --shards 30 --shard 29
+if [ ! -s "$WORK/out" ] && grep -q "kpsim: sweep: shard 29 of 30 has no runs: the sweep has 24" "$WORK/err"; then
+  ok "sweep: an empty shard is said on stderr"
+else
+  fail "sweep: an empty shard: $(cat "$WORK/err")"
+fi
+run sweep -q "$SW" --shards 30 --shard 29
+if [ ! -s "$WORK/err" ]; then ok "sweep -q: no note for an empty shard"; else fail "sweep -q: $(cat "$WORK/err")"; fi
 "$KPSIM" sweep merge - "$WORK/shard-0.jsonl" "$WORK/shard-2.jsonl" <"$WORK/shard-1.jsonl" >"$WORK/out" 2>"$WORK/err"
 if cmp -s "$WORK/out" "$WORK/sweep-all.jsonl"; then ok "sweep merge - (stdin)"; else fail "sweep merge - differs"; fi
 # A shard of another sweep with as many runs (a setting, an overlay's name or a seed changed) is
