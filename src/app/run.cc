@@ -394,8 +394,6 @@ std::vector<Object> TakeTemplateObjects(io::ReadResult& read) {
   return templates;
 }
 
-// The node-group templates: `objects` (the input's, TakeTemplateObjects) admitted and, under
-// --scale-up, every Node of the --node-template files (their diagnostics join the run's).
 // Each place a template Node was given, by name, in reading order.
 using TemplatePlaces = std::map<std::string, std::vector<SourceRef>>;
 
@@ -430,6 +428,9 @@ void KeepLastTemplateOfEachName(const TemplatePlaces& places, Prepared& p) {
   p.templates = std::move(kept);
 }
 
+// The node-group templates: `objects` (the input's, TakeTemplateObjects) admitted and, under
+// --scale-up, every Node of the --node-template files (their diagnostics join the run's); one
+// template per name (KeepLastTemplateOfEachName).
 void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const std::vector<Object>& objects,
                    Prepared& p, RunOutput& out) {
   TemplatePlaces places;
