@@ -57,14 +57,13 @@ void FuzzSweep(std::string_view text) {
     }
     if (runs > 0) (void)app::SweepGrid(*spec);
   }
-  const std::string lines_text(text);
-  auto merged = app::MergeSweepLines({{"fuzz-0.jsonl", lines_text}});
-  if (merged.ok()) {
-    (void)app::RenderSweepText(*merged);
-    if (!merged->empty() && app::MergeSweepLines({{"fuzz-0.jsonl", lines_text}, {"fuzz-1.jsonl", lines_text}}).ok()) {
-      Die("two shards holding the same runs merged");
-    }
-  }
+  const std::vector<app::SweepSource> one = {{"fuzz-0.jsonl", std::string(text)}};
+  const auto merged = app::MergeSweepLines(one);
+  if (!merged.ok()) return;
+  (void)app::RenderSweepText(*merged);
+  std::vector<app::SweepSource> twice = one;
+  twice.push_back({"fuzz-1.jsonl", one.front().text});
+  if (!merged->empty() && app::MergeSweepLines(twice).ok()) Die("two shards holding the same runs merged");
 }
 
 // `simulate --scale-up` over an input that marks some of its Nodes as templates, as the command
