@@ -199,7 +199,19 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 
 std::string_view SettingKeys() {
   return "profile, seed, until, featureGates, candidateSampling, arrival, origin, maxAttempts, "
-         "disableCaches, scaleUp, scaleUpDelay, expander, maxNewNodes";
+         "disableCaches, scaleUp, scaleUpDelay, expander, maxNewNodes, nodeTemplate";
+}
+
+namespace {
+
+bool IsNodeTemplateKey(std::string_view key) { return key == "node-template" || key == "nodeTemplate"; }
+
+}  // namespace
+
+std::optional<std::string> SettingPath(std::string_view setting) {
+  const std::size_t eq = setting.find('=');
+  if (eq == std::string_view::npos || !IsNodeTemplateKey(setting.substr(0, eq))) return std::nullopt;
+  return std::string(setting.substr(eq + 1));
 }
 
 namespace {
@@ -259,6 +271,9 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
     auto n = CountSetting(key, value);
     if (!n.ok()) return n.error();
     engine.max_new_nodes = *n;
+  } else if (IsNodeTemplateKey(key)) {
+    if (value.empty()) return UsageError(fmt::format("{}: give a file of template Nodes", key));
+    engine.node_templates.push_back(value);
   } else {
     return UsageError(fmt::format("unknown setting {} (keys: {})", key, SettingKeys()));
   }
@@ -428,6 +443,86 @@ void KeepLastTemplateOfEachName(const TemplatePlaces& places, Prepared& p) {
   p.templates = std::move(kept);
 }
 
+// What --node-template files held besides Nodes: one NotANodeTemplate warning per file (a whole
+// cluster dump given as a template file says so once, with what it held, not once per object).
+void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
+  struct Held {
+    SourceRef first;
+    std::string first_object;
+    std::map<std::string, int> kinds;
+    int count = 0;
+  };
+  std::map<std::string, Held> by_file;
+  std::vector<std::string> files;  // in the order first met
+  const auto note = [&](const SourceRef& source, std::string kind, std::string object) {
+    auto [it, inserted] = by_file.try_emplace(source.file);
+    if (inserted) {
+      files.push_back(source.file);
+      it->second.first = source;
+      it->second.first_object = std::move(object);
+    }
+    ++it->second.kinds[std::move(kind)];
+    ++it->second.count;
+  };
+  for (const Object& o : read.objects) {
+    if (o.kind == ObjectKind::kNode) continue;
+    const std::string kind(ObjectKindName(o.kind));
+    note(o.source, kind, fmt::format("{} {}", kind, o.DisplayName()));
+  }
+  for (const Workload& wl : read.workloads) {
+    const std::string kind(WorkloadKindName(wl.kind));
+    note(wl.source, kind, fmt::format("{} {}", kind, wl.DisplayName()));
+  }
+  for (const std::string& file : files) {
+    const Held& held = by_file[file];
+    Warning w;
+    w.source = held.first;
+    w.code = "NotANodeTemplate";
+    if (held.count == 1) {
+      w.object = held.first_object;
+      w.message = "--node-template files hold Nodes; ignored";
+    } else {
+      std::vector<std::string> kinds;
+      for (const auto& [kind, n] : held.kinds) kinds.push_back(fmt::format("{} {}", n, kind));
+      w.source.document = 0;  // the file's, from its first such object on
+      w.message = fmt::format("--node-template files hold Nodes; {} other objects ignored ({}; the first is {})",
+                              held.count, fmt::join(kinds, ", "), held.first_object);
+    }
+    p.flag_warnings.push_back(std::move(w));
+  }
+}
+
+// A template as captured from a cordoned node (spec.unschedulable) makes nodes no pod is placed
+// on: the autoscaler's template sanitizing (sanitizeTemplateNode) drops some taints but keeps the
+// spec. Said, not changed.
+void NoteCordonedTemplates(Prepared& p) {
+  for (const Node& n : p.templates) {
+    if (!n.unschedulable) continue;
+    Warning w;
+    w.object = "Node " + n.meta.name;
+    w.code = "CordonedNodeTemplate";
+    w.message = "spec.unschedulable: true: the nodes made from this template are cordoned, so no pod is "
+                "placed on them (uncordon the template: delete spec.unschedulable)";
+    p.flag_warnings.push_back(std::move(w));
+  }
+}
+
+// A pod bound to a template's name (a node captured with its pods, then annotated) is bound to
+// no node of the cluster: BoundToMissingNode says why the node is missing.
+void SayBoundToTemplate(Prepared& p) {
+  for (Warning& w : p.admission.warnings) {
+    if (w.code != "BoundToMissingNode") continue;
+    for (const Node& t : p.templates) {
+      const std::string prefix = fmt::format("bound to node {}, which is not in the input", t.meta.name);
+      if (!w.message.starts_with(prefix)) continue;
+      w.message.replace(0, prefix.size(),
+                        fmt::format("bound to node {}, which is a node template ({}), not a node of the cluster",
+                                    t.meta.name, kNodeTemplateAnnotation));
+      break;
+    }
+  }
+}
+
 // The node-group templates: `objects` (the input's, TakeTemplateObjects) admitted and, under
 // --scale-up, every Node of the --node-template files (their diagnostics join the run's); one
 // template per name (KeepLastTemplateOfEachName).
@@ -454,6 +549,7 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
   }
   if (!engine.scale_up || engine.node_templates.empty()) {
     KeepLastTemplateOfEachName(places, p);
+    if (engine.scale_up) NoteCordonedTemplates(p);
     return;
   }
   auto read_options = MakeReadOptions(common);
@@ -462,18 +558,11 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
       AdmitInput(read.objects, {}, p.options.gates, AdmissionMode::kExisting, p.options.seed);
   out.rejected += AddDiagnostics(read, admitted, out.diagnostics);
   for (const Warning& w : report::CollectWarnings(&read, &admitted)) p.flag_warnings.push_back(w);
-  for (const Object& o : read.objects) {
-    if (o.kind == ObjectKind::kNode) continue;
-    Warning w;
-    w.source = o.source;
-    w.object = fmt::format("{} {}", ObjectKindName(o.kind), o.DisplayName());
-    w.code = "NotANodeTemplate";
-    w.message = "--node-template files hold Nodes; ignored";
-    p.flag_warnings.push_back(std::move(w));
-  }
+  NoteNotNodes(read, p);
   for (const Node& n : admitted.state.nodes) p.templates.push_back(n);
   NoteTemplatePlaces(read.objects, places);
   KeepLastTemplateOfEachName(places, p);
+  NoteCordonedTemplates(p);
 }
 
 std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
@@ -494,6 +583,7 @@ std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
   out.rejected = AddDiagnostics(read, p.admission, out.diagnostics);
   p.flag_warnings = IgnoredFlagWarnings(common, engine, p.options);
   TakeTemplates(common, engine, templates, p, out);
+  SayBoundToTemplate(p);
   p.input_warnings = report::CollectWarnings(&read, &p.admission, p.flag_warnings);
   return p;
 }
@@ -510,7 +600,8 @@ std::optional<ScaleUpRun> ScaleUpWorld(const EngineFlags& engine, Prepared& p, R
             ? std::string("no --node-template given")
             : fmt::format("none in {}", fmt::join(engine.node_templates, ", "));
     out.error = UsageError(fmt::format(
-        "--scale-up: no node templates ({}): give --node-template FILE (Nodes) or annotate Nodes of the input {}: \"true\"",
+        "--scale-up: no node templates ({}): give --node-template FILE (Nodes; in a sweep or --compare, the "
+        "setting nodeTemplate=FILE) or annotate Nodes of the input {}: \"true\"",
         given, kNodeTemplateAnnotation));
     return std::nullopt;
   }

@@ -100,12 +100,16 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 // One setting `key=value`, keyed by the flag's name or its camelCase (`profile`, `seed`,
 // `until`, `feature-gates`/`featureGates`, `candidate-sampling`/`candidateSampling`, `arrival`,
 // `origin`, `max-attempts`/`maxAttempts`, `disable-caches`/`disableCaches`, `scale-up`/`scaleUp`,
-// `scale-up-delay`/`scaleUpDelay`, `expander`, `max-new-nodes`/`maxNewNodes`), applied to the
-// flags. InvalidArgument for an unknown key or a malformed setting; values are checked later by
-// MakeOptions.
+// `scale-up-delay`/`scaleUpDelay`, `expander`, `max-new-nodes`/`maxNewNodes`,
+// `node-template`/`nodeTemplate`: a file of template Nodes, added to --node-template's), applied to
+// the flags. InvalidArgument for an unknown key or a malformed setting; values are checked later
+// by MakeOptions.
 Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine);
 // The keys ApplySetting knows, for messages.
 std::string_view SettingKeys();
+// The file a setting names (`nodeTemplate=FILE`), whose path a sweep resolves against its spec
+// and --emit-job ships; nullopt for any other setting.
+std::optional<std::string> SettingPath(std::string_view setting);
 
 // The settings given that the chosen profile or mode does not read (IgnoredFlag warnings), but
 // for those in `engine.read_by_compared`.

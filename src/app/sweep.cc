@@ -205,8 +205,18 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
   if (runs > kMaxRuns) {
     return field_error("spec", fmt::format("{} runs; a sweep has at most {}", runs, kMaxRuns));
   }
+  // Every file the spec names must exist (relative to the spec's directory).
+  const auto check_path = [&spec, &field_error](const std::string& field, const std::string& path) -> Result {
+    if (path == "-") return field_error(field, "\"-\" (standard input) cannot be a sweep's file");
+    std::error_code ec;
+    if (!fs::exists(SweepPath(spec, path), ec)) {
+      return field_error(field, fmt::format("{}: no such file or directory", SweepPath(spec, path)));
+    }
+    return {};
+  };
   SweepPlan plan;
-  // 1) Settings, applied once to every run; the grid's own axes are not settings.
+  // 1) Settings, applied once to every run; the grid's own axes are not settings. A file a
+  // setting names (nodeTemplate=FILE) is the spec's, like its inputs.
   for (std::size_t i = 0; i < spec.settings.size(); ++i) {
     const std::string& setting = spec.settings[i];
     const std::string field = fmt::format("spec.settings[{}]", i);
@@ -231,6 +241,10 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
       }
       return field_error(field, applied.error().message);
     }
+    if (const std::optional<std::string> path = SettingPath(setting)) {
+      KPSIM_RETURN_IF_ERROR(check_path(field, *path));
+      plan.engine.node_templates.back() = SweepPath(spec, *path);
+    }
   }
   // 2) Every combination of profile and gates must make options (the settings' values too).
   for (std::size_t p = 0; p < spec.profiles.size(); ++p) {
@@ -252,14 +266,6 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
     }
   }
   // 3) The files: every path must exist; each input and each overlay's `add` is read once.
-  const auto check_path = [&spec, &field_error](const std::string& field, const std::string& path) -> Result {
-    if (path == "-") return field_error(field, "\"-\" (standard input) cannot be a sweep's file");
-    std::error_code ec;
-    if (!fs::exists(SweepPath(spec, path), ec)) {
-      return field_error(field, fmt::format("{}: no such file or directory", SweepPath(spec, path)));
-    }
-    return {};
-  };
   for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
     std::vector<std::string> paths;
     for (std::size_t j = 0; j < spec.inputs[i].paths.size(); ++j) {
@@ -356,6 +362,14 @@ SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
     head["status"] = "ok";
     head["pods"] = PodCounts(result.contains("pods") ? result["pods"] : Json());
     head["disruption"] = result["disruption"];
+    if (result.contains("scaleUp") && result["scaleUp"].is_object()) {
+      // The autoscaler's world (settings scaleUp=true): the nodes it added, by template, and the
+      // pods no template could take.
+      const Json& scale = result["scaleUp"];
+      head["scaleUp"] = Json{{"nodesAdded", scale.value("nodesAdded", std::int64_t{0})},
+                             {"byTemplate", scale.contains("byTemplate") ? scale["byTemplate"] : Json::array()},
+                             {"podsNoTemplate", scale.contains("noTemplate") ? scale["noTemplate"].size() : std::size_t{0}}};
+    }
     SweepLine line;
     line.json = DumpLine(head);
     line.diagnostics = std::move(out.diagnostics);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -148,7 +149,8 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
   }
   if (options.image.empty()) return UsageError("--emit-job needs --image IMAGE (an image with kpsim on its PATH)");
   const int parallelism = options.parallelism > 0 ? options.parallelism : options.shards;
-  // 1) The files: the spec, then each input's paths and each overlay's `add`, as the runs read them.
+  // 1) The files: the spec, then each input's paths, each overlay's `add` and the files settings
+  // name (nodeTemplate=FILE), as the runs read them.
   std::vector<ShipFile> files;
   const auto add_path = [&spec, &files](const std::string& field, const std::string& path) -> Result {
     if (fs::path(path).is_absolute()) {
@@ -178,6 +180,11 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
   for (std::size_t i = 0; i < spec.overlays.size(); ++i) {
     for (std::size_t j = 0; j < spec.overlays[i].add.size(); ++j) {
       KPSIM_RETURN_IF_ERROR(add_path(fmt::format("spec.overlays[{}].add[{}]", i, j), spec.overlays[i].add[j]));
+    }
+  }
+  for (std::size_t i = 0; i < spec.settings.size(); ++i) {
+    if (const std::optional<std::string> path = SettingPath(spec.settings[i])) {
+      KPSIM_RETURN_IF_ERROR(add_path(fmt::format("spec.settings[{}]", i), *path));
     }
   }
   // 2) Where they go: the spec's directory is /sweep/<up>, where <up> is as many of its own last

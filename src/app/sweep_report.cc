@@ -131,6 +131,14 @@ class Table {
   Table(std::vector<std::string> header, std::vector<bool> right)
       : header_(std::move(header)), right_(std::move(right)) {}
   void Row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  // Removes column `c` (header and cells): a column shown only when some row has a value.
+  void DropColumn(std::size_t c) {
+    header_.erase(header_.begin() + static_cast<std::ptrdiff_t>(c));
+    right_.erase(right_.begin() + static_cast<std::ptrdiff_t>(c));
+    for (auto& row : rows_) {
+      if (c < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+    }
+  }
   std::string Render() const {
     std::vector<std::size_t> width(header_.size(), 0);
     const auto measure = [&width](const std::vector<std::string>& row) {
@@ -203,15 +211,18 @@ struct Stat {
 }  // namespace
 
 Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
+  // "new nodes" (the autoscaler's, under the setting scaleUp=true) is shown when a run has them.
+  constexpr std::size_t kNewNodesColumn = 13;
   Table runs({"run", "input", "overlay", "profile", "gates", "seed", "evicted", "ratio", "PDBs broken",
-              "groups broken", "cascade", "quiet", "pending", "status"},
-             {true, false, false, false, false, true, true, true, true, true, true, true, true, false});
+              "groups broken", "cascade", "quiet", "pending", "new nodes", "status"},
+             {true, false, false, false, false, true, true, true, true, true, true, true, true, true, false});
+  bool scale_up = false;
   // Per (input, overlay, profile, gates), in the order first seen (run order).
   struct Group {
     std::vector<std::string> key;
     int runs = 0;
     int errors = 0;
-    Stat evicted, ratio, pdbs, groups, cascade, quiet, pending;
+    Stat evicted, ratio, pdbs, groups, cascade, quiet, pending, new_nodes;
   };
   std::vector<Group> groups;
   std::map<std::vector<std::string>, std::size_t> group_index;
@@ -237,7 +248,7 @@ Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
     if (text("status") != "ok") {
       ++errors;
       ++g.errors;
-      runs.Row({run, key[0], key[1], key[2], Dash(key[3]), seed, "-", "-", "-", "-", "-", "-", "-",
+      runs.Row({run, key[0], key[1], key[2], Dash(key[3]), seed, "-", "-", "-", "-", "-", "-", "-", "-",
                 "error: " + text("error")});
       continue;
     }
@@ -258,20 +269,31 @@ Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
     if (pending) g.pending.Add(*pending);
     g.pdbs.Add(static_cast<double>(pdbs));
     g.groups.Add(static_cast<double>(broken));
+    const std::optional<double> new_nodes = Figure(j.contains("scaleUp") ? j["scaleUp"] : kNone, "nodesAdded");
+    if (new_nodes) {
+      scale_up = true;
+      g.new_nodes.Add(*new_nodes);
+    }
     runs.Row({run, key[0], key[1], key[2], Dash(key[3]), seed, evicted ? Num(*evicted) : "-",
               ratio ? Num(*ratio) : "-", std::to_string(pdbs), std::to_string(broken),
-              cascade ? Num(*cascade) : "-", quiet ? Num(*quiet) + "s" : "-", pending ? Num(*pending) : "-", "ok"});
+              cascade ? Num(*cascade) : "-", quiet ? Num(*quiet) + "s" : "-", pending ? Num(*pending) : "-",
+              new_nodes ? Num(*new_nodes) : "-", "ok"});
   }
+  constexpr std::size_t kNewNodesMaxColumn = 16;
   Table by({"input", "overlay", "profile", "gates", "runs", "errors", "evicted mean", "evicted min-max", "ratio mean",
             "ratio max", "PDBs broken max", "groups broken max", "cascade max", "quiet max", "pending mean",
-            "pending max"},
-           {false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true});
+            "pending max", "new nodes max"},
+           {false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true});
   for (const Group& g : groups) {
     by.Row({g.key[0], g.key[1], g.key[2], Dash(g.key[3]), std::to_string(g.runs), std::to_string(g.errors),
             g.evicted.Mean(), g.evicted.n == 0 ? "-" : g.evicted.Min() + "-" + g.evicted.Max(), g.ratio.Mean(),
             g.ratio.Max(), g.pdbs.Max(),
             g.groups.Max(), g.cascade.Max(), g.quiet.n == 0 ? "-" : g.quiet.Max() + "s", g.pending.Mean(),
-            g.pending.Max()});
+            g.pending.Max(), g.new_nodes.Max()});
+  }
+  if (!scale_up) {
+    runs.DropColumn(kNewNodesColumn);
+    by.DropColumn(kNewNodesMaxColumn);
   }
   std::string out = fmt::format("Sweep: {} run{} shown of {}, {} failed\n\n", lines.size(),
                                 lines.size() == 1 ? "" : "s", total, errors);

@@ -121,6 +121,11 @@ int RunEmitJob(const SweepCommand& cmd, const io::SweepSpec& spec) {
     std::cerr << "kpsim: sweep: warning: " << f.shards << " shards for " << runs
               << " runs: the pods past index " << runs - 1 << " have nothing to run\n";
   }
+  if (f.parallelism > f.shards) {
+    // The Job controller never runs more pods than completions remain.
+    std::cerr << "kpsim: sweep: warning: --parallelism " << f.parallelism << " is more than --shards " << f.shards
+              << ": the Job runs at most " << f.shards << " pods at once\n";
+  }
   std::cout << *yaml;
   return kExitOk;
 }

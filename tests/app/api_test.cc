@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -242,6 +243,25 @@ TEST(IgnoredFlagTest, AFlagIsIgnoredOnlyWhenNoComparedRunReadsIt) {
   beside.read_by_compared = read_by({"profile=default", "profile=default scaleUp=true"});
   EXPECT_EQ(beside.read_by_compared, (std::vector<std::string>{"--candidate-sampling", "--node-template"}));
   EXPECT_EQ(Ignored(common, beside), std::vector<std::string>{});
+}
+
+// nodeTemplate=FILE adds a template file to --node-template's (each setting one file); it is the
+// one setting that names a file (SettingPath), which a sweep resolves against its spec.
+TEST(ApplySettingTest, NodeTemplateAddsAFile) {
+  CommonFlags common;
+  EngineFlags engine;
+  engine.node_templates = {"given.yaml"};
+  EXPECT_TRUE(ApplySetting("nodeTemplate=pools/a.yaml", common, engine).ok());
+  EXPECT_TRUE(ApplySetting("node-template=b.yaml", common, engine).ok());
+  EXPECT_EQ(engine.node_templates, (std::vector<std::string>{"given.yaml", "pools/a.yaml", "b.yaml"}));
+  const Result empty = ApplySetting("nodeTemplate=", common, engine);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().message, "nodeTemplate: give a file of template Nodes");
+  EXPECT_EQ(SettingPath("nodeTemplate=pools/a.yaml"), std::optional<std::string>("pools/a.yaml"));
+  EXPECT_EQ(SettingPath("node-template=b.yaml"), std::optional<std::string>("b.yaml"));
+  EXPECT_EQ(SettingPath("until=10m"), std::nullopt);
+  EXPECT_EQ(SettingPath("nodeTemplate"), std::nullopt);
+  EXPECT_NE(SettingKeys().find("nodeTemplate"), std::string_view::npos);
 }
 
 TEST(ApiTest, ABodyPastTheLimitIsRefused) {

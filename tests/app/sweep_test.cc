@@ -401,6 +401,65 @@ TEST(SweepMergeTest, RefusesLinesOfAnotherSpec) {
               HasSubstr("b:1: \"specDigest\" is \"00000000000000bb\", but a:1 says none"));
 }
 
+// Setup: n1 (8 CPU) runs web's 2 pods of 1 CPU; a template file pools/pool.yaml holds one Node
+// "pool" of 4 CPU, named by the setting nodeTemplate=FILE (relative to the spec). The sweep runs
+// scaleUp=true with web as it is and at 12 replicas. Expect: as it is, no node is added; at 12, the
+// 4 pods n1 cannot hold take one pool node (4 CPU), nobody is evicted; the lines carry the scaleUp
+// figures, the text a "new nodes" column, and --emit-job ships the template file.
+TEST(SweepRunTest, ScaleUpSettingsReadTemplatesRelativeToTheSpec) {
+  TempDir dir;
+  dir.Write("c.yaml", kCluster);
+  dir.Write("pools/pool.yaml", R"(apiVersion: v1
+kind: Node
+metadata: {name: pool}
+status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
+)");
+  const std::string spec_path = dir.Write("specs/s.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: base, paths: [../c.yaml]}]
+  overlays:
+  - name: none
+  - name: web-x12
+    scale: [{kind: Deployment, name: default/web, replicas: 12}]
+  settings: ["scaleUp=true", "nodeTemplate=../pools/pool.yaml", "until=10m"]
+)");
+  const SweepPlan plan = PlanOf(spec_path);
+  const std::vector<std::string> lines = RunAll(plan, SweepShard{}, 1);
+  ASSERT_EQ(lines.size(), 2u);
+  const json none = json::parse(lines[0]);
+  const json grown = json::parse(lines[1]);
+  ASSERT_EQ(none["status"], "ok") << lines[0];
+  ASSERT_EQ(grown["status"], "ok") << lines[1];
+  EXPECT_EQ(none["scaleUp"]["nodesAdded"], 0);
+  EXPECT_EQ(grown["scaleUp"]["nodesAdded"], 1);
+  EXPECT_EQ(grown["scaleUp"]["byTemplate"], json::parse(R"([{"template":"pool","nodes":1}])"));
+  EXPECT_EQ(grown["scaleUp"]["podsNoTemplate"], 0);
+  EXPECT_EQ(grown["disruption"]["evictedPods"], 0);
+  EXPECT_EQ(grown["pods"]["running"], 12);
+  auto text = RenderSweepText(lines);
+  ASSERT_TRUE(text.ok());
+  EXPECT_THAT(*text, HasSubstr("new nodes  status"));
+  EXPECT_THAT(*text, HasSubstr("new nodes max"));
+  // A template file that is not there is the spec's error, by its setting.
+  auto missing = io::ReadSweepSpec(dir.Write("specs/m.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: base, paths: [../c.yaml]}]
+  settings: ["scaleUp=true", "nodeTemplate=gone.yaml"]
+)"));
+  ASSERT_TRUE(missing.ok());
+  auto refused = PlanSweep(*missing);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.error().message,
+              HasSubstr("spec.settings[1]: " + (fs::path(dir.path()) / "specs" / "gone.yaml").string() + ": no such file"));
+  auto spec = io::ReadSweepSpec(spec_path);
+  ASSERT_TRUE(spec.ok());
+  SweepJobOptions options;
+  options.image = "example.com/kpsim:1";
+  options.shards = 2;
+  auto yaml = EmitSweepJob(*spec, options);
+  ASSERT_TRUE(yaml.ok()) << yaml.error().message;
+  EXPECT_THAT(*yaml, HasSubstr("path: \"pools/pool.yaml\""));
+  EXPECT_THAT(*yaml, HasSubstr("\"/sweep/specs/s.yaml\""));
+}
+
 TEST(SweepTextTest, ARowPerRunAndPerGroup) {
   const SweepPlan plan = PlanOf(kExampleSpec);
   std::vector<std::string> lines = RunAll(plan, SweepShard{}, 2);
@@ -409,6 +468,7 @@ TEST(SweepTextTest, ARowPerRunAndPerGroup) {
   EXPECT_THAT(*text, HasSubstr("Sweep: 24 runs shown of 24, 0 failed"));
   EXPECT_THAT(*text, HasSubstr("run  input"));
   EXPECT_THAT(*text, HasSubstr("By input, overlay, profile and gates"));
+  EXPECT_THAT(*text, Not(HasSubstr("new nodes"))) << "no run scaled up";
   // 24 run rows and 12 group rows (each over 2 seeds), one header each.
   std::size_t with_train = 0;
   for (std::size_t at = text->find("with-train"); at != std::string::npos; at = text->find("with-train", at + 1)) ++with_train;

@@ -131,6 +131,40 @@ if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["n1", "n2", "pool-small
 else
   fail "scale-up: --node-template swallowed the input files"
 fi
+# A template file holding a whole manifest set says so once, with what it held.
+if [ "$(grep -c "NotANodeTemplate" "$WORK/err")" -eq 1 ] &&
+   grep -q "scale-up.yaml:[0-9]*: --node-template files hold Nodes; 10 other objects ignored (7 Pod, 1 PodDisruptionBudget, 2 PriorityClass; the first is PriorityClass batch) \[NotANodeTemplate\]" "$WORK/err"; then
+  ok "scale-up: a template file of many other objects is one NotANodeTemplate warning"
+else
+  fail "scale-up: NotANodeTemplate per object: $(grep -c NotANodeTemplate "$WORK/err") lines"
+fi
+# A template captured from a cordoned node is used as given, and said; a pod bound to a
+# template's name is bound to no node of the cluster, and told so.
+cat >"$WORK/cordoned-pool.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: cordoned-pool}
+spec: {unschedulable: true}
+status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
+YAML
+cat >"$WORK/bound-to-template.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: pool-t, annotations: {kpsim.io/node-template: "true"}}
+status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: on-template, namespace: default}
+spec: {nodeName: pool-t, containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}
+YAML
+run simulate --scale-up --node-template "$WORK/cordoned-pool.yaml" "$WORK/bound-to-template.yaml"
+if grep -q "Node cordoned-pool: spec.unschedulable: true: the nodes made from this template are cordoned, so no pod is placed on them .*\[CordonedNodeTemplate\]" "$WORK/err" &&
+   grep -q "Pod default/on-template: bound to node pool-t, which is a node template (kpsim.io/node-template), not a node of the cluster: it holds no node's resources" "$WORK/err"; then
+  ok "scale-up: a cordoned template and a pod bound to a template are explained"
+else
+  fail "scale-up: cordoned template / pod bound to a template: $(head -c 600 "$WORK/err")"
+fi
 run simulate -o html --scale-up "$EX/scale-up.yaml"
 if grep -q 'id="scaleup"' "$WORK/out"; then ok "scale-up: the HTML report has the Preempt or scale up panel"; else fail "scale-up: no HTML panel"; fi
 expect_rc "scale-up without templates" 2 simulate --scale-up "$EX/cascade.yaml"
@@ -1076,6 +1110,7 @@ usage "sweep -o json" sweep "$SW" -o json
 # A count with a leading zero is decimal: CLI11 alone would read --shards 010 as 8.
 expect_rc "sweep --emit-job --shards 010" 0 sweep "$SW" --emit-job --image kpsim --shards 010 --parallelism 012
 if grep -q "^  completions: 10$" "$WORK/out" && grep -q "^  parallelism: 12$" "$WORK/out"; then ok "sweep --shards 010 --parallelism 012 are 10 and 12"; else fail "sweep --shards 010: not read as decimal 10"; fi
+if grep -q "warning: --parallelism 12 is more than --shards 10: the Job runs at most 10 pods at once" "$WORK/err"; then ok "sweep --parallelism past --shards is said"; else fail "sweep --parallelism past --shards: no warning"; fi
 usage "sweep --image without --emit-job" sweep "$SW" --image x
 usage "sweep --emit-job without --image" sweep "$SW" --emit-job
 head -n 5 "$WORK/sweep-all.jsonl" >"$WORK/partial.jsonl"
