@@ -50,12 +50,10 @@ std::string SimulateAndRender(const io::ReadResult& read, const AdmissionResult&
 void FuzzSweep(std::string_view text) {
   if (auto spec = io::ParseSweepSpec(text, "fuzz-sweep.yaml"); spec.ok()) {
     constexpr std::size_t kMaxGrid = 256;
-    std::size_t runs = 1;
-    for (const std::size_t axis : {spec->inputs.size(), spec->overlays.size(), spec->profiles.size(),
-                                   spec->feature_gates.size(), spec->seeds.size()}) {
-      runs = axis == 0 || runs > kMaxGrid / axis ? 0 : runs * axis;
+    if (const std::size_t runs = app::SweepRunCount(*spec, kMaxGrid); runs > 0 && runs <= kMaxGrid) {
+      const std::vector<app::SweepRun> grid = app::SweepGrid(*spec);
+      if (grid.size() != runs) std::abort();  // the count and the grid made are one product
     }
-    if (runs > 0) (void)app::SweepGrid(*spec);
   }
   const std::vector<app::SweepSource> one = {{"fuzz-0.jsonl", std::string(text)}};
   const auto merged = app::MergeSweepLines(one);

@@ -168,6 +168,15 @@ std::string SweepSpecDigest(const io::SweepSpec& spec) {
   return fmt::format("{:016x}", hash);
 }
 
+std::size_t SweepRunCount(const io::SweepSpec& spec, std::size_t cap) {
+  std::size_t runs = 1;
+  for (const std::size_t axis : {spec.inputs.size(), spec.overlays.size(), spec.profiles.size(),
+                                 spec.feature_gates.size(), spec.seeds.size()}) {
+    runs = axis == 0 ? 0 : runs > cap / axis ? cap + 1 : runs * axis;
+  }
+  return runs;
+}
+
 std::string SweepPath(const io::SweepSpec& spec, const std::string& path) {
   const fs::path p(path);
   if (p.is_absolute()) return path;
@@ -195,15 +204,8 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
     e.line = line;
     return e;
   };
-  constexpr std::size_t kMaxRuns = 1000000;
-  // Multiplied step by step, stopping past the cap: the product of five axes could wrap.
-  std::size_t runs = 1;
-  for (const std::size_t axis : {spec.inputs.size(), spec.overlays.size(), spec.profiles.size(),
-                                 spec.feature_gates.size(), spec.seeds.size()}) {
-    runs = axis == 0 ? 0 : runs > kMaxRuns / axis ? kMaxRuns + 1 : runs * axis;
-  }
-  if (runs > kMaxRuns) {
-    return field_error("spec", fmt::format("{} runs; a sweep has at most {}", runs, kMaxRuns));
+  if (const std::size_t runs = SweepRunCount(spec, kMaxSweepRuns); runs > kMaxSweepRuns) {
+    return field_error("spec", fmt::format("{} runs; a sweep has at most {}", runs, kMaxSweepRuns));
   }
   // Every file the spec names must exist (relative to the spec's directory).
   const auto check_path = [&spec, &field_error](const std::string& field, const std::string& path) -> Result {

@@ -31,6 +31,11 @@ struct SweepRun {
 
 // The grid in run order: inputs x overlays x profiles x featureGates x seeds, seed innermost.
 std::vector<SweepRun> SweepGrid(const io::SweepSpec& spec);
+// How many runs the grid has, or `cap + 1` past `cap` (the product is taken step by step, so that
+// five long axes cannot wrap it).
+std::size_t SweepRunCount(const io::SweepSpec& spec, std::size_t cap);
+// The most runs a sweep has (PlanSweep refuses more).
+inline constexpr std::size_t kMaxSweepRuns = 1000000;
 
 // A path of the spec as the process opens it: relative paths are relative to the spec file's
 // directory.

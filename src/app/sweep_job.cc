@@ -246,7 +246,7 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
   const std::string labels = fmt::format("    app.kubernetes.io/name: kpsim-sweep\n    kpsim.io/sweep: {}\n", spec.name);
   std::string out;
   out += fmt::format("# kpsim sweep --emit-job: sweep {} ({} runs) as {} shard{} of an Indexed Job.\n", spec.name,
-                     SweepGrid(spec).size(), options.shards, options.shards == 1 ? "" : "s");
+                     SweepRunCount(spec, kMaxSweepRuns), options.shards, options.shards == 1 ? "" : "s");
   // kubectl's client-side apply copies the object into its last-applied-configuration annotation,
   // which the API server caps at 256 KiB: a ConfigMap of up to 1 MiB goes in with create.
   out += "# Create it with kubectl create -f (or kubectl apply --server-side): a client-side apply fails once\n"

@@ -71,8 +71,7 @@ Expected<std::vector<std::string>> MergeSweepLines(const std::vector<SweepSource
           j.contains("specDigest") && j["specDigest"].is_string() ? j["specDigest"].get<std::string>() : "";
       if (runs_where.empty()) {
         digest = line_digest;
-        constexpr std::uint64_t kMaxRuns = 1000000;
-        if (of > kMaxRuns) return UsageError(fmt::format("{}: \"runs\": {} is more than a sweep has", where, of));
+        if (of > kMaxSweepRuns) return UsageError(fmt::format("{}: \"runs\": {} is more than a sweep has", where, of));
         total = of;
         runs_where = where;
       } else if (of != total) {

@@ -116,7 +116,7 @@ int RunEmitJob(const SweepCommand& cmd, const io::SweepSpec& spec) {
   options.results_claim = f.results_claim;
   auto yaml = app::EmitSweepJob(spec, options);
   if (!yaml.ok()) return Usage("sweep: " + yaml.error().message);
-  const std::size_t runs = app::SweepGrid(spec).size();
+  const std::size_t runs = app::SweepRunCount(spec, app::kMaxSweepRuns);
   if (static_cast<std::size_t>(f.shards) > runs) {
     std::cerr << "kpsim: sweep: warning: " << f.shards << " shards for " << runs
               << " runs: the pods past index " << runs - 1 << " have nothing to run\n";

@@ -193,6 +193,14 @@ TEST(SweepGridTest, NestsInputsOverlaysProfilesGatesSeeds) {
     EXPECT_EQ(runs[i].overlay, (i / 12) % 2);
     EXPECT_EQ(runs[i].input, i / 24);
   }
+  EXPECT_EQ(SweepRunCount(spec, 48), 48u);
+  EXPECT_EQ(SweepRunCount(spec, 47), 48u) << "past the cap: cap + 1";
+  EXPECT_EQ(SweepRunCount(spec, 10), 11u);
+  io::SweepSpec wide = spec;
+  wide.seeds.assign(1000, 1);
+  wide.inputs.resize(1000, spec.inputs[0]);
+  wide.overlays.resize(1000, spec.overlays[0]);
+  EXPECT_EQ(SweepRunCount(wide, kMaxSweepRuns), kMaxSweepRuns + 1) << "4e9 runs, not wrapped";
 }
 
 TEST(SweepPlanTest, RefusesValuesSimulateRefuses) {
