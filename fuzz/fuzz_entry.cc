@@ -64,16 +64,17 @@ void FuzzSweep(std::string_view text) {
   if (!merged->empty() && app::MergeSweepLines(twice).ok()) Die("two shards holding the same runs merged");
 }
 
+// The gates PodGroup inputs run with: every workload gate on (RunOneInput and FuzzScaleUp).
+constexpr std::string_view kWorkloadGates =
+    "GenericWorkload=true,CompositePodGroup=true,PodGroupPreemptionPolicy=true,GangScheduling=true,"
+    "TopologyAwareWorkloadScheduling=true";
+
 // `simulate --scale-up` over an input that marks some of its Nodes as templates, as the command
 // runs it (templates taken from the input, both worlds run and rendered), twice when small.
 void FuzzScaleUp(const io::ReadResult& read, std::size_t size, bool small, bool workload_gates) {
   app::CommonFlags common;
   common.output = size % 3 == 0 ? "json" : size % 3 == 1 ? "text" : "html";
-  if (workload_gates) {
-    common.feature_gates =
-        "GenericWorkload=true,CompositePodGroup=true,PodGroupPreemptionPolicy=true,GangScheduling=true,"
-        "TopologyAwareWorkloadScheduling=true";
-  }
+  if (workload_gates) common.feature_gates = kWorkloadGates;
   app::EngineFlags engine;
   engine.until = "10m";
   engine.until_set = true;  // as the flag given
@@ -98,11 +99,9 @@ int RunOneInput(const std::uint8_t* data, std::size_t size) {
   // admission paths (groups refused while GenericWorkload is off, groups admitted) are reached.
   FeatureGates gates;
   if (text.find("PodGroup") != std::string_view::npos) {
-    gates.generic_workload = true;
-    gates.composite_pod_group = true;
-    gates.pod_group_preemption_policy = true;
-    gates.gang_scheduling = true;
-    gates.topology_aware_workload_scheduling = true;
+    const Expected<FeatureGates> workload = FeatureGates::Parse(kWorkloadGates);
+    if (!workload.ok()) Die("the fuzzer's workload gates do not parse");
+    gates = *workload;
   }
   const AdmissionResult admission = Admit(read.objects, gates, AdmissionMode::kCreate, read.scenarios);
   (void)report::RenderValidateJson(read, admission);
