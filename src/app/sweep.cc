@@ -325,6 +325,29 @@ Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag
   return out;
 }
 
+namespace {
+
+// Why a scale found no workload, when the input says: a dump that left the Deployment out but
+// kept its ReplicaSet (whose ownerReferences name it), or a workload of that name of another kind.
+std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
+  const std::string_view kind = WorkloadKindName(scale.kind);
+  for (const Workload& w : read.workloads) {
+    const std::string ns = w.meta.namespace_.empty() ? "default" : w.meta.namespace_;
+    for (const OwnerReference& owner : w.meta.owner_references) {
+      if (owner.kind == kind && ns + "/" + owner.name == scale.name) {
+        return fmt::format(" (it has {} {}, which that {} owns: scale the {} instead, or add the {} to the input)",
+                           WorkloadKindName(w.kind), w.DisplayName(), kind, WorkloadKindName(w.kind), kind);
+      }
+    }
+  }
+  for (const Workload& w : read.workloads) {
+    if (w.DisplayName() == scale.name) return fmt::format(" (it has {} {})", WorkloadKindName(w.kind), w.DisplayName());
+  }
+  return "";
+}
+
+}  // namespace
+
 SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
   Json head = LineHead(plan, run);
   try {
@@ -344,8 +367,9 @@ SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
       }
       if (matched == 0) {
         return ErrorLine(std::move(head),
-                         fmt::format("overlay {}: scale: input {} has no {} {}", overlay.name,
-                                     plan.spec.inputs[run.input].name, WorkloadKindName(scale.kind), scale.name),
+                         fmt::format("overlay {}: scale: input {} has no {} {}{}", overlay.name,
+                                     plan.spec.inputs[run.input].name, WorkloadKindName(scale.kind), scale.name,
+                                     ScaleHint(read, scale)),
                          {});
       }
     }

@@ -276,6 +276,51 @@ TEST(SweepRunTest, OverlaysChangeTheRun) {
   EXPECT_EQ(lines[0].find('\n'), std::string::npos);
 }
 
+// Setup: a dump that kept a ReplicaSet (owned by Deployment shop/web) but not the Deployment, and
+// a StatefulSet shop/db. Expect: scaling Deployment shop/web names the ReplicaSet to scale instead;
+// scaling a Deployment shop/db names the StatefulSet of that name.
+TEST(SweepRunTest, AScaleOfAMissingWorkloadSaysWhatTheInputHas) {
+  TempDir dir;
+  dir.Write("c.yaml", R"(apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-7d9f8c
+  namespace: shop
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: 1a2b, controller: true}]
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: postgres}]}
+)");
+  const SweepPlan plan = PlanOf(dir.Write("s.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: dump, paths: [c.yaml]}]
+  overlays:
+  - name: web
+    scale: [{kind: Deployment, name: shop/web, replicas: 3}]
+  - name: db
+    scale: [{kind: Deployment, name: shop/db, replicas: 3}]
+)"));
+  const std::vector<std::string> lines = RunAll(plan, SweepShard{}, 1);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(json::parse(lines[0])["error"],
+            "overlay web: scale: input dump has no Deployment shop/web (it has ReplicaSet shop/web-7d9f8c, which "
+            "that Deployment owns: scale the ReplicaSet instead, or add the Deployment to the input)");
+  EXPECT_EQ(json::parse(lines[1])["error"], "overlay db: scale: input dump has no Deployment shop/db (it has StatefulSet shop/db)");
+}
+
 // The example sweep: the same lines in the same order with one thread or two, and its shards
 // together are the whole.
 TEST(SweepRunTest, SameLinesWhateverThreadsOrShards) {
