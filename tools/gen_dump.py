@@ -144,6 +144,7 @@ def pod(i, nodes):
             "nodeName": node,
             "preemptionPolicy": "PreemptLowerPriority",
             "priority": (i % 5) * 100,
+            **({"priorityClassName": f"tier-{(i % 5) * 100}"} if i % 5 else {}),
             "restartPolicy": "Always",
             "schedulerName": "default-scheduler",
             "securityContext": {"runAsNonRoot": True, "runAsUser": 1000},

@@ -4,6 +4,7 @@
 // renderers are pure functions of the results they are given (house style G15); they read no
 // input and run no engine.
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,13 @@ std::vector<Warning> CollectWarnings(const io::ReadResult* read, const Admission
                                      std::span<const Warning> more = {});
 // One warning on one line, location first: "file:12 (document 2): Pod ns/p: message [Code]".
 std::string WarningText(const Warning& warning);
+// The warnings as people read them (stderr, the text reports): WarningText each, but at most
+// `per_code` of one code, then a line per such code saying how many more it has, in the order
+// the codes were first met. A dump captured without its PriorityClasses warns once per pod;
+// `-o json` lists every warning.
+inline constexpr std::size_t kWarningsShownPerCode = 10;
+std::vector<std::string> WarningLines(std::span<const Warning> warnings,
+                                      std::size_t per_code = kWarningsShownPerCode);
 
 // Renderers: pure functions of their inputs (house style G15).
 struct RunReport {

@@ -365,7 +365,7 @@ int AddDiagnostics(const io::ReadResult& read, const AdmissionResult& admission,
 }
 
 void AddWarnings(const std::vector<Warning>& warnings, std::vector<std::string>& lines) {
-  for (const Warning& w : warnings) lines.push_back("warning: " + report::WarningText(w));
+  for (const std::string& line : report::WarningLines(warnings)) lines.push_back("warning: " + line);
 }
 
 namespace {

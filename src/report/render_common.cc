@@ -1,5 +1,6 @@
 #include "report/render_common.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -177,7 +178,7 @@ Json WarningsJson(std::span<const Warning> warnings) {
 std::string WarningsText(std::span<const Warning> warnings) {
   if (warnings.empty()) return {};
   std::string out = fmt::format("\nWarnings ({}):\n", warnings.size());
-  for (const Warning& w : warnings) out += fmt::format("  {}\n", WarningText(w));
+  for (const std::string& line : WarningLines(warnings)) out += fmt::format("  {}\n", line);
   return out;
 }
 
@@ -254,6 +255,26 @@ std::vector<Warning> CollectWarnings(const io::ReadResult* read, const Admission
     out.insert(out.end(), admission->warnings.begin(), admission->warnings.end());
   }
   out.insert(out.end(), more.begin(), more.end());
+  return out;
+}
+
+std::vector<std::string> WarningLines(std::span<const Warning> warnings, std::size_t per_code) {
+  std::vector<std::string> out;
+  std::vector<std::pair<std::string_view, std::size_t>> met;  // code, count; codes are few
+  for (const Warning& w : warnings) {
+    auto it = std::find_if(met.begin(), met.end(), [&w](const auto& m) { return m.first == w.code; });
+    if (it == met.end()) {
+      met.emplace_back(w.code, 0);
+      it = met.end() - 1;
+    }
+    if (it->second++ < per_code) out.push_back(WarningText(w));
+  }
+  for (const auto& [code, count] : met) {
+    if (count <= per_code) continue;
+    out.push_back(fmt::format("... and {} more {}warning{} like these (-o json lists every one)", count - per_code,
+                              code.empty() ? std::string() : fmt::format("[{}] ", code),
+                              count - per_code == 1 ? "" : "s"));
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 // Warnings section in text and HTML, in pipeline order (reader, admission, engine, command line).
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -47,6 +48,39 @@ TEST(WarningTextTest, LocationObjectMessageAndCode) {
             "snap.yaml:12 (document 3): Pod default/web: kept [KeptAgainstAdmission]");
   EXPECT_EQ(WarningText(MakeWarning("", 0, 0, "", "NoObjects", "nothing")), "nothing [NoObjects]");
   EXPECT_EQ(WarningText(MakeWarning("list.json", 0, 4, "", "X", "m")), "list.json (item 4): m [X]");
+}
+
+// Setup: 13 KeptAgainstAdmission warnings (a dump without its PriorityClasses warns once per pod)
+// among a SkippedFile and 11 EngineNotes. Expect: the first 10 of each code in input order, then a
+// line per capped code with how many more (3 and 1); the text report's header counts every
+// warning and the JSON lists every one.
+TEST(WarningLinesTest, AtMostTenOfACodeThenHowManyMore) {
+  std::vector<Warning> warnings;
+  warnings.push_back(MakeWarning("dump/logs.txt", 0, 0, "", "SkippedFile", "not a manifest"));
+  for (int i = 0; i < 13; ++i) {
+    warnings.push_back(MakeWarning("dump.json", 0, i + 1, "Pod default/p" + std::to_string(i), "KeptAgainstAdmission",
+                                   "kept"));
+    if (i < 11) warnings.push_back(MakeWarning("", 0, 0, "", "EngineNote", "note " + std::to_string(i)));
+  }
+  const std::vector<std::string> lines = WarningLines(warnings);
+  ASSERT_EQ(lines.size(), 1u + 10u + 10u + 2u);
+  EXPECT_EQ(lines[0], "dump/logs.txt: not a manifest [SkippedFile]");
+  EXPECT_EQ(lines[1], "dump.json (item 1): Pod default/p0: kept [KeptAgainstAdmission]");
+  EXPECT_EQ(lines[20], "note 9 [EngineNote]");
+  EXPECT_EQ(lines[21], "... and 3 more [KeptAgainstAdmission] warnings like these (-o json lists every one)");
+  EXPECT_EQ(lines[22], "... and 1 more [EngineNote] warning like these (-o json lists every one)");
+  for (const std::string& line : lines) EXPECT_EQ(line.find("Pod default/p10"), std::string::npos) << line;
+  EXPECT_EQ(WarningLines(warnings, 100).size(), warnings.size()) << "under the cap, every one";
+  Inputs in;
+  in.admission.warnings.clear();
+  for (const Warning& w : warnings) {
+    if (w.code == "KeptAgainstAdmission") in.admission.warnings.push_back(w);
+  }
+  RunReport report{&in.read, &in.admission, &in.simulation, nullptr, {}};
+  const std::string text = RenderSimulationText(report);
+  EXPECT_NE(text.find("Warnings (15):"), std::string::npos) << text;
+  EXPECT_NE(text.find("... and 3 more [KeptAgainstAdmission] warnings"), std::string::npos) << text;
+  EXPECT_EQ(json::parse(RenderSimulationJson(report))["warnings"].size(), 15u);
 }
 
 TEST(RenderWarningsTest, SimulateJsonListsEveryStageInPipelineOrder) {
