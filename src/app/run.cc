@@ -412,9 +412,10 @@ std::vector<Object> TakeTemplateObjects(io::ReadResult& read) {
 // Each place a template Node was given, by name, in reading order.
 using TemplatePlaces = std::map<std::string, std::vector<SourceRef>>;
 
-void NoteTemplatePlaces(const std::vector<Object>& objects, TemplatePlaces& places) {
-  for (const Object& o : objects) {
-    if (o.kind == ObjectKind::kNode) places[o.meta().name].push_back(o.source);
+void NoteTemplatePlaces(const AdmissionResult& admitted, TemplatePlaces& places) {
+  // The admitted Nodes only: a rejected one is no template (its error says why).
+  for (const AdmissionOutcome& o : admitted.outcomes) {
+    if (o.kind == ObjectKind::kNode && o.admitted) places[o.name].push_back(o.source);
   }
 }
 
@@ -529,11 +530,11 @@ void SayBoundToTemplate(Prepared& p) {
 void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const std::vector<Object>& objects,
                    Prepared& p, RunOutput& out) {
   TemplatePlaces places;
-  NoteTemplatePlaces(objects, places);
   if (!objects.empty()) {
     const AdmissionResult admitted =
         AdmitInput(objects, {}, p.options.gates, AdmissionMode::kExisting, p.options.seed);
     out.rejected += AddDiagnostics(io::ReadResult{}, admitted, out.diagnostics);
+    NoteTemplatePlaces(admitted, places);
     p.templates = admitted.state.nodes;
     // Under --scale-up the templates are what the run is about (its scaleUp section lists them);
     // otherwise say where the nodes went.
@@ -560,7 +561,7 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
   for (const Warning& w : report::CollectWarnings(&read, &admitted)) p.flag_warnings.push_back(w);
   NoteNotNodes(read, p);
   for (const Node& n : admitted.state.nodes) p.templates.push_back(n);
-  NoteTemplatePlaces(read.objects, places);
+  NoteTemplatePlaces(admitted, places);
   KeepLastTemplateOfEachName(places, p);
   NoteCordonedTemplates(p);
 }

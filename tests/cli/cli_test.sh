@@ -165,6 +165,27 @@ if grep -q "Node cordoned-pool: spec.unschedulable: true: the nodes made from th
 else
   fail "scale-up: cordoned template / pod bound to a template: $(head -c 600 "$WORK/err")"
 fi
+# A template Node admission rejects is no template: given again, valid, in another file, it is
+# one template, not a duplicate.
+cat >"$WORK/bad-pool.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: pool-b}
+status: {allocatable: {cpu: "-8", memory: 16Gi, pods: "110"}}
+YAML
+cat >"$WORK/good-pool.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: pool-b}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+YAML
+run simulate -o json --scale-up --node-template "$WORK/bad-pool.yaml" --node-template "$WORK/good-pool.yaml" "$EX/cascade.yaml"
+if grep -q "Node pool-b: status.allocatable.cpu: Invalid value" "$WORK/err" && ! grep -q "DuplicateNodeTemplate" "$WORK/err" &&
+   json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["pool-b"]'; then
+  ok "scale-up: a rejected template Node is not counted as a duplicate of the valid one"
+else
+  fail "scale-up: rejected template counted: $(head -c 600 "$WORK/err")"
+fi
 run simulate -o html --scale-up "$EX/scale-up.yaml"
 if grep -q 'id="scaleup"' "$WORK/out"; then ok "scale-up: the HTML report has the Preempt or scale up panel"; else fail "scale-up: no HTML panel"; fi
 expect_rc "scale-up without templates" 2 simulate --scale-up "$EX/cascade.yaml"
