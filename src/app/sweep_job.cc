@@ -199,6 +199,9 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
     climb = std::max(climb, up);
   }
   fs::path up;
+  // What an image must hold instead of the ConfigMap: the spec's directory, or the directory its
+  // "../" paths climb to.
+  std::string bake = "the spec's directory";
   if (climb > 0) {
     std::error_code ec;
     const fs::path dir = fs::absolute(fs::path(spec.file), ec).parent_path().lexically_normal();
@@ -207,7 +210,10 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
     if (ec || parts.size() < climb + 1) {
       return UsageError(fmt::format("{}: the paths climb above the root directory", spec.file));
     }
+    fs::path top;
+    for (std::size_t k = 0; k < parts.size() - climb; ++k) top /= parts[k];
     for (std::size_t k = parts.size() - climb; k < parts.size(); ++k) up /= parts[k];
+    bake = fmt::format("{}, which the spec's ../ paths climb to,", top.string());
   }
   // 3) The ConfigMap's entries, each file once, and its size against the ConfigMap's limit.
   struct Entry {
@@ -228,7 +234,9 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
     if (!in) return UsageError(fmt::format("{}: cannot be read", f.local));
     Entry e{Key(entries.size(), f.rel), path, text.str()};
     if (!ValidUtf8(e.text)) {
-      return UsageError(fmt::format("{}: not UTF-8 text, which a ConfigMap's data holds; bake the files into the image instead", f.local));
+      return UsageError(fmt::format("{}: not UTF-8 text, which a ConfigMap's data holds; bake the files into the "
+                                    "image instead (copy {} into it, keeping its layout)",
+                                    f.local, bake));
     }
     bytes += e.key.size() + e.text.size();
     entries.push_back(std::move(e));
@@ -236,9 +244,9 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
   if (bytes > kConfigMapLimit) {
     return UsageError(fmt::format(
         "the spec and its {} files come to {} bytes, more than a ConfigMap holds ({} bytes); bake them into the "
-        "image instead (copy the spec's directory into it and run kpsim sweep SPEC --shards N there as the Job's "
-        "command)",
-        entries.size(), bytes, kConfigMapLimit));
+        "image instead (copy {} into it, keeping its layout, and run kpsim sweep SPEC --shards N there as the "
+        "Job's command)",
+        entries.size(), bytes, kConfigMapLimit, bake));
   }
   const std::string spec_path = "/sweep/" + (up / spec_name).generic_string();
   // 4) The YAML.

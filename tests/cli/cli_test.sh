@@ -1195,7 +1195,7 @@ else
 fi
 head -c 1100000 /dev/zero | tr '\0' '#' >"$WORK/proj/cluster/big.yaml"
 usage "sweep --emit-job past the ConfigMap limit" sweep "$WORK/proj/specs/up.yaml" --emit-job --image kpsim
-if grep -q "bake them into the image" "$WORK/err"; then ok "sweep --emit-job: too big, says to bake the files in"; else fail "sweep --emit-job size message"; fi
+if grep -q "bake them into the image instead (copy $WORK/proj, which the spec's ../ paths climb to, into it, keeping its layout" "$WORK/err"; then ok "sweep --emit-job: too big, says to bake in the directory the ../ paths climb to"; else fail "sweep --emit-job size message: $(cat "$WORK/err")"; fi
 # simulate skips a Sweep spec it meets in a directory, with a warning.
 expect_rc "simulate a directory holding a Sweep spec" 0 simulate -o json "$WORK/sw/"
 if grep -q "SweepSpec" "$WORK/err"; then ok "simulate: a Sweep spec skipped with a SweepSpec warning"; else fail "simulate: no SweepSpec warning"; fi
