@@ -140,13 +140,13 @@ else
 fi
 # A template captured from a cordoned node is used as given, and said; a pod bound to a
 # template's name is bound to no node of the cluster, and told so.
-cat >"$WORK/cordoned-pool.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: cordoned-pool}
-spec: {unschedulable: true}
-status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
-YAML
+# template_node FILE NAME CPU [SPEC]: a file of one Node (a template), SPEC its spec in flow style.
+template_node() {
+  { printf 'apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n' "$2"
+    [ -n "${4:-}" ] && printf 'spec: %s\n' "$4"
+    printf 'status: {allocatable: {cpu: "%s", memory: 32Gi, pods: "110"}}\n' "$3"; } >"$1"
+}
+template_node "$WORK/cordoned-pool.yaml" cordoned-pool 8 '{unschedulable: true}'
 cat >"$WORK/bound-to-template.yaml" <<'YAML'
 apiVersion: v1
 kind: Node
@@ -167,18 +167,8 @@ else
 fi
 # A template Node admission rejects is no template: given again, valid, in another file, it is
 # one template, not a duplicate.
-cat >"$WORK/bad-pool.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: pool-b}
-status: {allocatable: {cpu: "-8", memory: 16Gi, pods: "110"}}
-YAML
-cat >"$WORK/good-pool.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: pool-b}
-status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
-YAML
+template_node "$WORK/bad-pool.yaml" pool-b -8
+template_node "$WORK/good-pool.yaml" pool-b 8
 run simulate -o json --scale-up --node-template "$WORK/bad-pool.yaml" --node-template "$WORK/good-pool.yaml" "$EX/cascade.yaml"
 if grep -q "Node pool-b: status.allocatable.cpu: Invalid value" "$WORK/err" && ! grep -q "DuplicateNodeTemplate" "$WORK/err" &&
    json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["pool-b"]'; then
