@@ -343,6 +343,24 @@ std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
   for (const Workload& w : read.workloads) {
     if (w.DisplayName() == scale.name) return fmt::format(" (it has {} {})", WorkloadKindName(w.kind), w.DisplayName());
   }
+  // A dump of pods alone: pods whose controller is the workload (a Deployment's through a
+  // ReplicaSet named "<deployment>-<hash>"), which is not in the input.
+  for (const Object& o : read.objects) {
+    if (o.kind != ObjectKind::kPod) continue;
+    const ObjectMeta& meta = o.meta();
+    const std::string ns = meta.namespace_.empty() ? "default" : meta.namespace_;
+    for (const OwnerReference& owner : meta.owner_references) {
+      const std::string owner_name = ns + "/" + owner.name;
+      const bool owned = scale.kind == WorkloadKind::kDeployment
+                             ? owner.kind == "ReplicaSet" && owner_name.starts_with(scale.name + "-")
+                             : owner.kind == kind && owner_name == scale.name;
+      if (owned) {
+        return fmt::format(" (its pods are in the input, Pod {} owned by {} {}, but not the workloads: capture them "
+                           "too, e.g. kubectl get deployments,replicasets,statefulsets,jobs -A -o yaml)",
+                           o.DisplayName(), owner.kind, owner_name);
+      }
+    }
+  }
   return "";
 }
 

@@ -319,6 +319,25 @@ spec:
             "overlay web: scale: input dump has no Deployment shop/web (it has ReplicaSet shop/web-7d9f8c, which "
             "that Deployment owns: scale the ReplicaSet instead, or add the Deployment to the input)");
   EXPECT_EQ(json::parse(lines[1])["error"], "overlay db: scale: input dump has no Deployment shop/db (it has StatefulSet shop/db)");
+  // A dump of pods alone: the pod its ReplicaSet owns points at the Deployment left out.
+  dir.Write("pods.yaml", R"(apiVersion: v1
+kind: Pod
+metadata:
+  name: web-7d9f8c-abcde
+  namespace: shop
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-7d9f8c, uid: 3c4d, controller: true}]
+spec: {nodeName: n1, containers: [{name: web, image: nginx}]}
+)");
+  const SweepPlan pods_only = PlanOf(dir.Write("p.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: pods, paths: [pods.yaml]}]
+  overlays: [{name: web, scale: [{kind: Deployment, name: shop/web, replicas: 3}]}]
+)"));
+  const std::vector<std::string> pod_lines = RunAll(pods_only, SweepShard{}, 1);
+  ASSERT_EQ(pod_lines.size(), 1u);
+  EXPECT_EQ(json::parse(pod_lines[0])["error"],
+            "overlay web: scale: input pods has no Deployment shop/web (its pods are in the input, Pod "
+            "shop/web-7d9f8c-abcde owned by ReplicaSet shop/web-7d9f8c, but not the workloads: capture them too, "
+            "e.g. kubectl get deployments,replicasets,statefulsets,jobs -A -o yaml)");
 }
 
 // The example sweep: the same lines in the same order with one thread or two, and its shards
