@@ -351,8 +351,12 @@ std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
     const std::string ns = meta.namespace_.empty() ? "default" : meta.namespace_;
     for (const OwnerReference& owner : meta.owner_references) {
       const std::string owner_name = ns + "/" + owner.name;
+      // A ReplicaSet's name is its Deployment's and "-<pod-template-hash>" (no dash in the hash).
+      const std::string prefix = scale.name + "-";
       const bool owned = scale.kind == WorkloadKind::kDeployment
-                             ? owner.kind == "ReplicaSet" && owner_name.starts_with(scale.name + "-")
+                             ? owner.kind == "ReplicaSet" && owner_name.size() > prefix.size() &&
+                                   owner_name.starts_with(prefix) &&
+                                   owner_name.find('-', prefix.size()) == std::string::npos
                              : owner.kind == kind && owner_name == scale.name;
       if (owned) {
         return fmt::format(" (its pods are in the input, Pod {} owned by {} {}, but not the workloads: capture them "

@@ -328,12 +328,22 @@ metadata:
   ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-7d9f8c, uid: 3c4d, controller: true}]
 spec: {nodeName: n1, containers: [{name: web, image: nginx}]}
 )");
+  // web-api-5f6d is Deployment web-api's ReplicaSet, not web's.
+  dir.Write("other.yaml", R"(apiVersion: v1
+kind: Pod
+metadata:
+  name: web-api-5f6d-xyz12
+  namespace: shop
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web-api-5f6d, uid: 5e6f, controller: true}]
+spec: {nodeName: n1, containers: [{name: api, image: nginx}]}
+)");
   const SweepPlan pods_only = PlanOf(dir.Write("p.yaml", std::string(kHead) + R"(spec:
-  inputs: [{name: pods, paths: [pods.yaml]}]
+  inputs: [{name: pods, paths: [pods.yaml]}, {name: other, paths: [other.yaml]}]
   overlays: [{name: web, scale: [{kind: Deployment, name: shop/web, replicas: 3}]}]
 )"));
   const std::vector<std::string> pod_lines = RunAll(pods_only, SweepShard{}, 1);
-  ASSERT_EQ(pod_lines.size(), 1u);
+  ASSERT_EQ(pod_lines.size(), 2u);
+  EXPECT_EQ(json::parse(pod_lines[1])["error"], "overlay web: scale: input other has no Deployment shop/web");
   EXPECT_EQ(json::parse(pod_lines[0])["error"],
             "overlay web: scale: input pods has no Deployment shop/web (its pods are in the input, Pod "
             "shop/web-7d9f8c-abcde owned by ReplicaSet shop/web-7d9f8c, but not the workloads: capture them too, "
