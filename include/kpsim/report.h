@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kpsim/admission.h"
@@ -26,11 +27,11 @@ std::vector<Warning> CollectWarnings(const io::ReadResult* read, const Admission
 // One warning on one line, location first: "file:12 (document 2): Pod ns/p: message [Code]".
 std::string WarningText(const Warning& warning);
 // The warnings as people read them (stderr, the text reports): WarningText each, but at most
-// `per_code` of one code, then a line per such code saying how many more it has, in the order
-// the codes were first met. A dump captured without its PriorityClasses warns once per pod;
-// `-o json` lists every warning.
+// `per_code` of one code, then a line per such code saying how many more it has (and, when not
+// empty, `where_all`: where the rest can be read), in the order the codes were first met. A dump
+// captured without its PriorityClasses warns once per pod.
 inline constexpr std::size_t kWarningsShownPerCode = 10;
-std::vector<std::string> WarningLines(std::span<const Warning> warnings,
+std::vector<std::string> WarningLines(std::span<const Warning> warnings, std::string_view where_all = {},
                                       std::size_t per_code = kWarningsShownPerCode);
 
 // Renderers: pure functions of their inputs (house style G15).

@@ -199,19 +199,7 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 
 std::string_view SettingKeys() {
   return "profile, seed, until, featureGates, candidateSampling, arrival, origin, maxAttempts, "
-         "disableCaches, scaleUp, scaleUpDelay, expander, maxNewNodes, nodeTemplate";
-}
-
-namespace {
-
-bool IsNodeTemplateKey(std::string_view key) { return key == "node-template" || key == "nodeTemplate"; }
-
-}  // namespace
-
-std::optional<std::string> SettingPath(std::string_view setting) {
-  const std::size_t eq = setting.find('=');
-  if (eq == std::string_view::npos || !IsNodeTemplateKey(setting.substr(0, eq))) return std::nullopt;
-  return std::string(setting.substr(eq + 1));
+         "disableCaches, scaleUp, scaleUpDelay, expander, maxNewNodes";
 }
 
 namespace {
@@ -271,9 +259,6 @@ Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& 
     auto n = CountSetting(key, value);
     if (!n.ok()) return n.error();
     engine.max_new_nodes = *n;
-  } else if (IsNodeTemplateKey(key)) {
-    if (value.empty()) return UsageError(fmt::format("{}: give a file of template Nodes", key));
-    engine.node_templates.push_back(value);
   } else {
     return UsageError(fmt::format("unknown setting {} (keys: {})", key, SettingKeys()));
   }
@@ -465,14 +450,17 @@ void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
     ++it->second.kinds[std::move(kind)];
     ++it->second.count;
   };
-  for (const Object& o : read.objects) {
-    if (o.kind == ObjectKind::kNode) continue;
-    const std::string kind(ObjectKindName(o.kind));
-    note(o.source, kind, fmt::format("{} {}", kind, o.DisplayName()));
-  }
-  for (const Workload& wl : read.workloads) {
-    const std::string kind(WorkloadKindName(wl.kind));
-    note(wl.source, kind, fmt::format("{} {}", kind, wl.DisplayName()));
+  // In reading order: a workload sits before the object at its `position`.
+  std::size_t next_workload = 0;
+  for (std::size_t i = 0; i <= read.objects.size(); ++i) {
+    for (; next_workload < read.workloads.size() && read.workloads[next_workload].position <= i; ++next_workload) {
+      const Workload& wl = read.workloads[next_workload];
+      const std::string kind(WorkloadKindName(wl.kind));
+      note(wl.source, kind, fmt::format("{} {}", kind, wl.DisplayName()));
+    }
+    if (i == read.objects.size() || read.objects[i].kind == ObjectKind::kNode) continue;
+    const std::string kind(ObjectKindName(read.objects[i].kind));
+    note(read.objects[i].source, kind, fmt::format("{} {}", kind, read.objects[i].DisplayName()));
   }
   for (const std::string& file : files) {
     const Held& held = by_file[file];
@@ -496,31 +484,18 @@ void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
 // A template as captured from a cordoned node (spec.unschedulable) makes nodes no pod is placed
 // on: the autoscaler's template sanitizing (sanitizeTemplateNode) drops some taints but keeps the
 // spec. Said, not changed.
-void NoteCordonedTemplates(Prepared& p) {
+void NoteCordonedTemplates(const TemplatePlaces& places, Prepared& p) {
   for (const Node& n : p.templates) {
     if (!n.unschedulable) continue;
     Warning w;
+    if (const auto it = places.find(n.meta.name); it != places.end() && !it->second.empty()) {
+      w.source = it->second.back();  // the template kept is the last given
+    }
     w.object = "Node " + n.meta.name;
     w.code = "CordonedNodeTemplate";
     w.message = "spec.unschedulable: true: the nodes made from this template are cordoned, so no pod is "
                 "placed on them (uncordon the template: delete spec.unschedulable)";
     p.flag_warnings.push_back(std::move(w));
-  }
-}
-
-// A pod bound to a template's name (a node captured with its pods, then annotated) is bound to
-// no node of the cluster: BoundToMissingNode says why the node is missing.
-void SayBoundToTemplate(Prepared& p) {
-  for (Warning& w : p.admission.warnings) {
-    if (w.code != "BoundToMissingNode") continue;
-    for (const Node& t : p.templates) {
-      const std::string prefix = fmt::format("bound to node {}, which is not in the input", t.meta.name);
-      if (!w.message.starts_with(prefix)) continue;
-      w.message.replace(0, prefix.size(),
-                        fmt::format("bound to node {}, which is a node template ({}), not a node of the cluster",
-                                    t.meta.name, kNodeTemplateAnnotation));
-      break;
-    }
   }
 }
 
@@ -550,7 +525,7 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
   }
   if (!engine.scale_up || engine.node_templates.empty()) {
     KeepLastTemplateOfEachName(places, p);
-    if (engine.scale_up) NoteCordonedTemplates(p);
+    if (engine.scale_up) NoteCordonedTemplates(places, p);
     return;
   }
   auto read_options = MakeReadOptions(common);
@@ -563,7 +538,7 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
   for (const Node& n : admitted.state.nodes) p.templates.push_back(n);
   NoteTemplatePlaces(admitted, places);
   KeepLastTemplateOfEachName(places, p);
-  NoteCordonedTemplates(p);
+  NoteCordonedTemplates(places, p);
 }
 
 std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
@@ -584,7 +559,6 @@ std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
   out.rejected = AddDiagnostics(read, p.admission, out.diagnostics);
   p.flag_warnings = IgnoredFlagWarnings(common, engine, p.options);
   TakeTemplates(common, engine, templates, p, out);
-  SayBoundToTemplate(p);
   p.input_warnings = report::CollectWarnings(&read, &p.admission, p.flag_warnings);
   return p;
 }
@@ -599,10 +573,13 @@ std::optional<ScaleUpRun> ScaleUpWorld(const EngineFlags& engine, Prepared& p, R
     const std::string given =
         engine.node_templates.empty()
             ? std::string("no --node-template given")
-            : fmt::format("none in {}", fmt::join(engine.node_templates, ", "));
+            : fmt::format("none in {}", fmt::join(engine.node_template_names.size() == engine.node_templates.size()
+                                                      ? engine.node_template_names
+                                                      : engine.node_templates,
+                                                  ", "));
     out.error = UsageError(fmt::format(
-        "--scale-up: no node templates ({}): give --node-template FILE (Nodes; in a sweep or --compare, the "
-        "setting nodeTemplate=FILE) or annotate Nodes of the input {}: \"true\"",
+        "--scale-up: no node templates ({}): give --node-template FILE (Nodes; in a sweep, the setting "
+        "nodeTemplate=FILE) or annotate Nodes of the input {}: \"true\"",
         given, kNodeTemplateAnnotation));
     return std::nullopt;
   }

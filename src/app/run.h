@@ -49,6 +49,9 @@ struct EngineFlags {
   // simulate --scale-up: the autoscaler's world instead of preemption (see kpsim::SimulateScaleUp).
   bool scale_up = false;
   std::vector<std::string> node_templates;  // --node-template: files of template Nodes
+  // How messages name them, when not by the path opened (a sweep's, as its spec writes them, so
+  // that its lines do not depend on the directory it runs from); empty: by node_templates.
+  std::vector<std::string> node_template_names;
   // simulate --compare: the flags a compared run reads (FlagsReadByCompared), which the run as
   // given does not call ignored although it does not read them itself.
   std::vector<std::string> read_by_compared;
@@ -100,16 +103,13 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 // One setting `key=value`, keyed by the flag's name or its camelCase (`profile`, `seed`,
 // `until`, `feature-gates`/`featureGates`, `candidate-sampling`/`candidateSampling`, `arrival`,
 // `origin`, `max-attempts`/`maxAttempts`, `disable-caches`/`disableCaches`, `scale-up`/`scaleUp`,
-// `scale-up-delay`/`scaleUpDelay`, `expander`, `max-new-nodes`/`maxNewNodes`,
-// `node-template`/`nodeTemplate`: a file of template Nodes, added to --node-template's), applied to
-// the flags. InvalidArgument for an unknown key or a malformed setting; values are checked later
-// by MakeOptions.
+// `scale-up-delay`/`scaleUpDelay`, `expander`, `max-new-nodes`/`maxNewNodes`), applied to the
+// flags. InvalidArgument for an unknown key or a malformed setting; values are checked later by
+// MakeOptions. No setting names a file: those that do are a sweep's own (SweepSettingPath), since
+// the serve API must read no file of the server's.
 Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine);
 // The keys ApplySetting knows, for messages.
 std::string_view SettingKeys();
-// The file a setting names (`nodeTemplate=FILE`), whose path a sweep resolves against its spec
-// and --emit-job ships; nullopt for any other setting.
-std::optional<std::string> SettingPath(std::string_view setting);
 
 // The settings given that the chosen profile or mode does not read (IgnoredFlag warnings), but
 // for those in `engine.read_by_compared`.

@@ -168,6 +168,14 @@ std::string SweepSpecDigest(const io::SweepSpec& spec) {
   return fmt::format("{:016x}", hash);
 }
 
+std::optional<std::string> SweepSettingPath(std::string_view setting) {
+  const std::size_t eq = setting.find('=');
+  if (eq == std::string_view::npos) return std::nullopt;
+  const std::string_view key = setting.substr(0, eq);
+  if (key != "nodeTemplate" && key != "node-template") return std::nullopt;
+  return std::string(setting.substr(eq + 1));
+}
+
 std::size_t SweepRunCount(const io::SweepSpec& spec, std::size_t cap) {
   std::size_t runs = 1;
   for (const std::size_t axis : {spec.inputs.size(), spec.overlays.size(), spec.profiles.size(),
@@ -204,8 +212,8 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
     e.line = line;
     return e;
   };
-  if (const std::size_t runs = SweepRunCount(spec, kMaxSweepRuns); runs > kMaxSweepRuns) {
-    return field_error("spec", fmt::format("{} runs; a sweep has at most {}", runs, kMaxSweepRuns));
+  if (SweepRunCount(spec, kMaxSweepRuns) > kMaxSweepRuns) {
+    return field_error("spec", fmt::format("more than {} runs; a sweep has at most {}", kMaxSweepRuns, kMaxSweepRuns));
   }
   // Every file the spec names must exist (relative to the spec's directory).
   const auto check_path = [&spec, &field_error](const std::string& field, const std::string& path) -> Result {
@@ -218,7 +226,9 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
   };
   SweepPlan plan;
   // 1) Settings, applied once to every run; the grid's own axes are not settings. A file a
-  // setting names (nodeTemplate=FILE) is the spec's, like its inputs.
+  // setting names (nodeTemplate=FILE) is the spec's, like its inputs, and named in messages as the
+  // spec writes it.
+  std::string first_template_setting;  // the field of the first nodeTemplate setting
   for (std::size_t i = 0; i < spec.settings.size(); ++i) {
     const std::string& setting = spec.settings[i];
     const std::string field = fmt::format("spec.settings[{}]", i);
@@ -227,9 +237,17 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
       const std::string axis = key == "profile" ? "profiles" : key == "seed" ? "seeds" : "featureGates";
       return field_error(field, fmt::format("{} is an axis of the sweep; list its values in spec.{}", key, axis));
     }
+    if (const std::optional<std::string> path = SweepSettingPath(setting)) {
+      if (path->empty()) return field_error(field, fmt::format("{}: give a file of template Nodes", key));
+      KPSIM_RETURN_IF_ERROR(check_path(field, *path));
+      plan.engine.node_templates.push_back(SweepPath(spec, *path));
+      plan.engine.node_template_names.push_back(*path);
+      if (first_template_setting.empty()) first_template_setting = field;
+      continue;
+    }
     if (Result applied = ApplySetting(setting, plan.common, plan.engine); !applied.ok()) {
       if (applied.error().message.starts_with("unknown setting")) {
-        // simulate --compare's keys, less the grid's axes (refused above).
+        // simulate --compare's keys, less the grid's axes (refused above), and the sweep's own.
         std::vector<std::string_view> keys;
         for (std::string_view rest = SettingKeys(); !rest.empty();) {
           const std::size_t comma = rest.find(", ");
@@ -237,16 +255,17 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
           rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
           if (k != "profile" && k != "seed" && k != "featureGates") keys.push_back(k);
         }
+        keys.push_back("nodeTemplate");
         return field_error(field, fmt::format("unknown setting {} (keys: {}; profiles, seeds and featureGates are "
                                               "the sweep's axes, listed in the spec)",
                                               key, fmt::join(keys, ", ")));
       }
       return field_error(field, applied.error().message);
     }
-    if (const std::optional<std::string> path = SettingPath(setting)) {
-      KPSIM_RETURN_IF_ERROR(check_path(field, *path));
-      plan.engine.node_templates.back() = SweepPath(spec, *path);
-    }
+  }
+  if (!first_template_setting.empty() && !plan.engine.scale_up) {
+    return field_error(first_template_setting,
+                       "nodeTemplate is read only by scale-up runs: add \"scaleUp=true\" to spec.settings");
   }
   // 2) Every combination of profile and gates must make options (the settings' values too).
   for (std::size_t p = 0; p < spec.profiles.size(); ++p) {
@@ -416,7 +435,8 @@ SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
       const Json& scale = result["scaleUp"];
       head["scaleUp"] = Json{{"nodesAdded", scale.value("nodesAdded", std::int64_t{0})},
                              {"byTemplate", scale.contains("byTemplate") ? scale["byTemplate"] : Json::array()},
-                             {"podsNoTemplate", scale.contains("noTemplate") ? scale["noTemplate"].size() : std::size_t{0}}};
+                             {"podsNoTemplate", scale.contains("noTemplate") ? scale["noTemplate"].size() : std::size_t{0}},
+                             {"stop", scale.contains("stop") ? scale["stop"] : Json(nullptr)}};
     }
     SweepLine line;
     line.json = DumpLine(head);

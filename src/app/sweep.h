@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/run.h"
@@ -31,6 +33,10 @@ struct SweepRun {
 
 // The grid in run order: inputs x overlays x profiles x featureGates x seeds, seed innermost.
 std::vector<SweepRun> SweepGrid(const io::SweepSpec& spec);
+// The file a sweep setting names (`nodeTemplate=FILE`, a file of template Nodes for scale-up
+// runs), as the spec writes it: relative to the spec, checked by PlanSweep, shipped by --emit-job.
+// nullopt for any other setting (those are simulate --compare's, ApplySetting).
+std::optional<std::string> SweepSettingPath(std::string_view setting);
 // How many runs the grid has, or `cap + 1` past `cap` (the product is taken step by step, so that
 // five long axes cannot wrap it).
 std::size_t SweepRunCount(const io::SweepSpec& spec, std::size_t cap);

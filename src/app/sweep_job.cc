@@ -183,7 +183,7 @@ Expected<std::string> EmitSweepJob(const io::SweepSpec& spec, const SweepJobOpti
     }
   }
   for (std::size_t i = 0; i < spec.settings.size(); ++i) {
-    if (const std::optional<std::string> path = SettingPath(spec.settings[i])) {
+    if (const std::optional<std::string> path = SweepSettingPath(spec.settings[i])) {
       KPSIM_RETURN_IF_ERROR(add_path(fmt::format("spec.settings[{}]", i), *path));
     }
   }

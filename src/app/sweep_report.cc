@@ -4,6 +4,7 @@
 #include "app/run.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -130,8 +131,12 @@ class Table {
   Table(std::vector<std::string> header, std::vector<bool> right)
       : header_(std::move(header)), right_(std::move(right)) {}
   void Row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-  // Removes column `c` (header and cells): a column shown only when some row has a value.
-  void DropColumn(std::size_t c) {
+  // Removes the column headed `name` (header and cells): a column shown only when some row has a
+  // value.
+  void DropColumn(std::string_view name) {
+    const auto at = std::find(header_.begin(), header_.end(), name);
+    assert(at != header_.end() && "a column of the table");
+    const auto c = static_cast<std::size_t>(at - header_.begin());
     header_.erase(header_.begin() + static_cast<std::ptrdiff_t>(c));
     right_.erase(right_.begin() + static_cast<std::ptrdiff_t>(c));
     for (auto& row : rows_) {
@@ -210,8 +215,7 @@ struct Stat {
 }  // namespace
 
 Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
-  // "new nodes" (the autoscaler's, under the setting scaleUp=true) is shown when a run has them.
-  constexpr std::size_t kNewNodesColumn = 13;
+  // "new nodes" (the autoscaler's) is shown when runs scale up (the setting scaleUp=true).
   Table runs({"run", "input", "overlay", "profile", "gates", "seed", "evicted", "ratio", "PDBs broken",
               "groups broken", "cascade", "quiet", "pending", "new nodes", "status"},
              {true, false, false, false, false, true, true, true, true, true, true, true, true, true, false});
@@ -278,7 +282,6 @@ Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
               cascade ? Num(*cascade) : "-", quiet ? Num(*quiet) + "s" : "-", pending ? Num(*pending) : "-",
               new_nodes ? Num(*new_nodes) : "-", "ok"});
   }
-  constexpr std::size_t kNewNodesMaxColumn = 16;
   Table by({"input", "overlay", "profile", "gates", "runs", "errors", "evicted mean", "evicted min-max", "ratio mean",
             "ratio max", "PDBs broken max", "groups broken max", "cascade max", "quiet max", "pending mean",
             "pending max", "new nodes max"},
@@ -291,8 +294,8 @@ Expected<std::string> RenderSweepText(const std::vector<std::string>& lines) {
             g.pending.Max(), g.new_nodes.Max()});
   }
   if (!scale_up) {
-    runs.DropColumn(kNewNodesColumn);
-    by.DropColumn(kNewNodesMaxColumn);
+    runs.DropColumn("new nodes");
+    by.DropColumn("new nodes max");
   }
   std::string out = fmt::format("Sweep: {} run{} shown of {}, {} failed\n\n", lines.size(),
                                 lines.size() == 1 ? "" : "s", total, errors);

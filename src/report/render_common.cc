@@ -178,7 +178,7 @@ Json WarningsJson(std::span<const Warning> warnings) {
 std::string WarningsText(std::span<const Warning> warnings) {
   if (warnings.empty()) return {};
   std::string out = fmt::format("\nWarnings ({}):\n", warnings.size());
-  for (const std::string& line : WarningLines(warnings)) out += fmt::format("  {}\n", line);
+  for (const std::string& line : WarningLines(warnings, "-o json lists every one")) out += fmt::format("  {}\n", line);
   return out;
 }
 
@@ -258,7 +258,8 @@ std::vector<Warning> CollectWarnings(const io::ReadResult* read, const Admission
   return out;
 }
 
-std::vector<std::string> WarningLines(std::span<const Warning> warnings, std::size_t per_code) {
+std::vector<std::string> WarningLines(std::span<const Warning> warnings, std::string_view where_all,
+                                      std::size_t per_code) {
   std::vector<std::string> out;
   std::vector<std::pair<std::string_view, std::size_t>> met;  // code, count; codes are few
   for (const Warning& w : warnings) {
@@ -271,9 +272,9 @@ std::vector<std::string> WarningLines(std::span<const Warning> warnings, std::si
   }
   for (const auto& [code, count] : met) {
     if (count <= per_code) continue;
-    out.push_back(fmt::format("... and {} more {}warning{} like these (-o json lists every one)", count - per_code,
-                              code.empty() ? std::string() : fmt::format("[{}] ", code),
-                              count - per_code == 1 ? "" : "s"));
+    out.push_back(fmt::format("... and {} more {}warning{} like these{}", count - per_code,
+                              code.empty() ? std::string() : fmt::format("[{}] ", code), count - per_code == 1 ? "" : "s",
+                              where_all.empty() ? std::string() : fmt::format(" ({})", where_all)));
   }
   return out;
 }

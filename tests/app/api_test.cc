@@ -245,23 +245,22 @@ TEST(IgnoredFlagTest, AFlagIsIgnoredOnlyWhenNoComparedRunReadsIt) {
   EXPECT_EQ(Ignored(common, beside), std::vector<std::string>{});
 }
 
-// nodeTemplate=FILE adds a template file to --node-template's (each setting one file); it is the
-// one setting that names a file (SettingPath), which a sweep resolves against its spec.
-TEST(ApplySettingTest, NodeTemplateAddsAFile) {
+// No setting names a file: simulate --compare and the serve API read no path from a setting (the
+// API must read no file of the server's). nodeTemplate=FILE is a sweep's alone (SweepSettingPath).
+TEST(ApplySettingTest, NoSettingNamesAFile) {
   CommonFlags common;
   EngineFlags engine;
-  engine.node_templates = {"given.yaml"};
-  EXPECT_TRUE(ApplySetting("nodeTemplate=pools/a.yaml", common, engine).ok());
-  EXPECT_TRUE(ApplySetting("node-template=b.yaml", common, engine).ok());
-  EXPECT_EQ(engine.node_templates, (std::vector<std::string>{"given.yaml", "pools/a.yaml", "b.yaml"}));
-  const Result empty = ApplySetting("nodeTemplate=", common, engine);
-  ASSERT_FALSE(empty.ok());
-  EXPECT_EQ(empty.error().message, "nodeTemplate: give a file of template Nodes");
-  EXPECT_EQ(SettingPath("nodeTemplate=pools/a.yaml"), std::optional<std::string>("pools/a.yaml"));
-  EXPECT_EQ(SettingPath("node-template=b.yaml"), std::optional<std::string>("b.yaml"));
-  EXPECT_EQ(SettingPath("until=10m"), std::nullopt);
-  EXPECT_EQ(SettingPath("nodeTemplate"), std::nullopt);
-  EXPECT_NE(SettingKeys().find("nodeTemplate"), std::string_view::npos);
+  for (const char* setting : {"nodeTemplate=/etc/passwd", "node-template=pools/a.yaml"}) {
+    const Result applied = ApplySetting(setting, common, engine);
+    ASSERT_FALSE(applied.ok()) << setting;
+    EXPECT_EQ(applied.error().message.rfind("unknown setting", 0), 0u) << applied.error().message;
+  }
+  EXPECT_TRUE(engine.node_templates.empty());
+  EXPECT_EQ(SettingKeys().find("nodeTemplate"), std::string_view::npos);
+  const ApiResponse r =
+      HandleApi("simulate", Body("cascade.yaml", Example("cascade.yaml"), {{"scaleUp", true}, {"nodeTemplate", "/etc/passwd"}}), {});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find("options.nodeTemplate: unknown option"), std::string::npos) << r.body;
 }
 
 TEST(ApiTest, ABodyPastTheLimitIsRefused) {

@@ -194,7 +194,7 @@ TEST(SweepGridTest, NestsInputsOverlaysProfilesGatesSeeds) {
     EXPECT_EQ(runs[i].input, i / 24);
   }
   EXPECT_EQ(SweepRunCount(spec, 48), 48u);
-  EXPECT_EQ(SweepRunCount(spec, 47), 48u) << "past the cap: cap + 1";
+  EXPECT_EQ(SweepRunCount(spec, 30), 31u) << "past the cap: cap + 1";
   EXPECT_EQ(SweepRunCount(spec, 10), 11u);
   io::SweepSpec wide = spec;
   wide.seeds.assign(1000, 1);
@@ -515,13 +515,47 @@ status: {allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
   EXPECT_EQ(grown["scaleUp"]["nodesAdded"], 1);
   EXPECT_EQ(grown["scaleUp"]["byTemplate"], json::parse(R"([{"template":"pool","nodes":1}])"));
   EXPECT_EQ(grown["scaleUp"]["podsNoTemplate"], 0);
+  EXPECT_TRUE(grown["scaleUp"]["stop"].is_null());
   EXPECT_EQ(grown["disruption"]["evictedPods"], 0);
   EXPECT_EQ(grown["pods"]["running"], 12);
   auto text = RenderSweepText(lines);
   ASSERT_TRUE(text.ok());
   EXPECT_THAT(*text, HasSubstr("new nodes  status"));
   EXPECT_THAT(*text, HasSubstr("new nodes max"));
-  // A template file that is not there is the spec's error, by its setting.
+  // Each run's row ends in its new nodes and its status; each group's in its most new nodes.
+  std::vector<std::string> rows;
+  for (std::size_t at = 0, end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
+    rows.push_back(text->substr(at, end - at));
+  }
+  const auto row_of = [&rows](const std::string& start) {
+    for (const std::string& r : rows) {
+      if (r.starts_with(start)) return r;
+    }
+    return std::string();
+  };
+  EXPECT_THAT(row_of("  0  base"), testing::EndsWith("  0  ok"));
+  EXPECT_THAT(row_of("  1  base"), testing::EndsWith("  1  ok"));
+  EXPECT_THAT(row_of("base   web-x12"), testing::EndsWith("  1"));
+  // A template file of no Node: the run's error names it as the spec does, not by the path opened
+  // (a line depends on the spec and its files, not on the directory the sweep runs from).
+  dir.Write("pools/empty.yaml", kExtraPod);
+  const SweepPlan empty = PlanOf(dir.Write("specs/e.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: base, paths: [../c.yaml]}]
+  settings: ["scaleUp=true", "nodeTemplate=../pools/empty.yaml"]
+)"));
+  const json empty_line = json::parse(RunAll(empty, SweepShard{}, 1).at(0));
+  EXPECT_EQ(empty_line["status"], "error");
+  EXPECT_THAT(empty_line["error"].get<std::string>(), HasSubstr("no node templates (none in ../pools/empty.yaml)"));
+  EXPECT_THAT(empty_line["error"].get<std::string>(), Not(HasSubstr(dir.path())));
+  // A template file without scaleUp=true would be read by nothing; one that is not there. Both
+  // are the spec's errors, by their setting.
+  auto unread = io::ReadSweepSpec(dir.Write("specs/u.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: base, paths: [../c.yaml]}]
+  settings: ["until=10m", "nodeTemplate=../pools/pool.yaml"]
+)"));
+  ASSERT_TRUE(unread.ok());
+  EXPECT_THAT(PlanSweep(*unread).error().message,
+              HasSubstr("spec.settings[1]: nodeTemplate is read only by scale-up runs: add \"scaleUp=true\""));
   auto missing = io::ReadSweepSpec(dir.Write("specs/m.yaml", std::string(kHead) + R"(spec:
   inputs: [{name: base, paths: [../c.yaml]}]
   settings: ["scaleUp=true", "nodeTemplate=gone.yaml"]

@@ -138,8 +138,29 @@ if [ "$(grep -c "NotANodeTemplate" "$WORK/err")" -eq 1 ] &&
 else
   fail "scale-up: NotANodeTemplate per object: $(grep -c NotANodeTemplate "$WORK/err") lines"
 fi
-# A template captured from a cordoned node is used as given, and said; a pod bound to a
-# template's name is bound to no node of the cluster, and told so.
+# The first of a template file's other objects is the first in the file, a workload included.
+cat >"$WORK/mixed-template.yaml" <<'YAML'
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: first, namespace: default}
+spec:
+  selector: {matchLabels: {app: a}}
+  template:
+    metadata: {labels: {app: a}}
+    spec: {containers: [{name: c, image: x}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: second, namespace: default}
+spec: {containers: [{name: c, image: x}]}
+YAML
+run simulate --scale-up --node-template "$WORK/mixed-template.yaml" "$EX/scale-up.yaml"
+if grep -q "mixed-template.yaml:1: --node-template files hold Nodes; 2 other objects ignored (1 Deployment, 1 Pod; the first is Deployment default/first) \[NotANodeTemplate\]" "$WORK/err"; then
+  ok "scale-up: NotANodeTemplate names the file's first other object"
+else
+  fail "scale-up: NotANodeTemplate's first: $(grep NotANodeTemplate "$WORK/err")"
+fi
+# A template captured from a cordoned node is used as given, and said, with its file.
 # template_node FILE NAME CPU [SPEC]: a file of one Node (a template), SPEC its spec in flow style.
 template_node() {
   { printf 'apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n' "$2"
@@ -147,23 +168,11 @@ template_node() {
     printf 'status: {allocatable: {cpu: "%s", memory: 32Gi, pods: "110"}}\n' "$3"; } >"$1"
 }
 template_node "$WORK/cordoned-pool.yaml" cordoned-pool 8 '{unschedulable: true}'
-cat >"$WORK/bound-to-template.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: pool-t, annotations: {kpsim.io/node-template: "true"}}
-status: {allocatable: {cpu: "8", memory: 32Gi, pods: "110"}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: on-template, namespace: default}
-spec: {nodeName: pool-t, containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]}
-YAML
-run simulate --scale-up --node-template "$WORK/cordoned-pool.yaml" "$WORK/bound-to-template.yaml"
-if grep -q "Node cordoned-pool: spec.unschedulable: true: the nodes made from this template are cordoned, so no pod is placed on them .*\[CordonedNodeTemplate\]" "$WORK/err" &&
-   grep -q "Pod default/on-template: bound to node pool-t, which is a node template (kpsim.io/node-template), not a node of the cluster: it holds no node's resources" "$WORK/err"; then
-  ok "scale-up: a cordoned template and a pod bound to a template are explained"
+run simulate --scale-up --node-template "$WORK/cordoned-pool.yaml" "$EX/cascade.yaml"
+if grep -q "cordoned-pool.yaml:1 (document 1): Node cordoned-pool: spec.unschedulable: true: the nodes made from this template are cordoned, so no pod is placed on them .*\[CordonedNodeTemplate\]" "$WORK/err"; then
+  ok "scale-up: a cordoned template is said, with its file"
 else
-  fail "scale-up: cordoned template / pod bound to a template: $(head -c 600 "$WORK/err")"
+  fail "scale-up: cordoned template: $(head -c 600 "$WORK/err")"
 fi
 # A template Node admission rejects is no template: given again, valid, in another file, it is
 # one template, not a duplicate.

@@ -62,7 +62,7 @@ TEST(WarningLinesTest, AtMostTenOfACodeThenHowManyMore) {
                                    "kept"));
     if (i < 11) warnings.push_back(MakeWarning("", 0, 0, "", "EngineNote", "note " + std::to_string(i)));
   }
-  const std::vector<std::string> lines = WarningLines(warnings);
+  const std::vector<std::string> lines = WarningLines(warnings, "-o json lists every one");
   ASSERT_EQ(lines.size(), 1u + 10u + 10u + 2u);
   EXPECT_EQ(lines[0], "dump/logs.txt: not a manifest [SkippedFile]");
   EXPECT_EQ(lines[1], "dump.json (item 1): Pod default/p0: kept [KeptAgainstAdmission]");
@@ -70,7 +70,9 @@ TEST(WarningLinesTest, AtMostTenOfACodeThenHowManyMore) {
   EXPECT_EQ(lines[21], "... and 3 more [KeptAgainstAdmission] warnings like these (-o json lists every one)");
   EXPECT_EQ(lines[22], "... and 1 more [EngineNote] warning like these (-o json lists every one)");
   for (const std::string& line : lines) EXPECT_EQ(line.find("Pod default/p10"), std::string::npos) << line;
-  EXPECT_EQ(WarningLines(warnings, 100).size(), warnings.size()) << "under the cap, every one";
+  EXPECT_EQ(WarningLines(warnings, "", 100).size(), warnings.size()) << "under the cap, every one";
+  EXPECT_EQ(WarningLines(warnings).back(), "... and 1 more [EngineNote] warning like these")
+      << "no place to read the rest named (stderr: a sweep's runs have no JSON of their own)";
   Inputs in;
   in.admission.warnings.clear();
   for (const Warning& w : warnings) {
