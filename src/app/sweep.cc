@@ -347,7 +347,8 @@ Expected<SweepShard> ResolveSweepShard(int shards, const std::string* shard_flag
 namespace {
 
 // Why a scale found no workload, when the input says: a dump that left the Deployment out but
-// kept its ReplicaSet (whose ownerReferences name it), or a workload of that name of another kind.
+// kept its ReplicaSet (whose ownerReferences name it), a workload of that name of another kind, or
+// a dump of pods alone whose pods the workload owns.
 std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
   const std::string_view kind = WorkloadKindName(scale.kind);
   for (const Workload& w : read.workloads) {
