@@ -1,6 +1,7 @@
 #include "app/run.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cstddef>
@@ -197,9 +198,19 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
   }
 }
 
+namespace {
+
+constexpr std::array<std::string_view, 13> kSettingKeys = {
+    "profile", "seed",          "until",   "featureGates", "candidateSampling", "arrival", "origin",
+    "maxAttempts", "disableCaches", "scaleUp", "scaleUpDelay", "expander",          "maxNewNodes"};
+
+}  // namespace
+
+std::span<const std::string_view> SettingKeyList() { return kSettingKeys; }
+
 std::string_view SettingKeys() {
-  return "profile, seed, until, featureGates, candidateSampling, arrival, origin, maxAttempts, "
-         "disableCaches, scaleUp, scaleUpDelay, expander, maxNewNodes";
+  static const std::string joined = fmt::format("{}", fmt::join(kSettingKeys, ", "));
+  return joined;
 }
 
 namespace {

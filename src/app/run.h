@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -108,7 +109,8 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 // MakeOptions. No setting names a file: those that do are a sweep's own (SweepSettingPath), since
 // the serve API must read no file of the server's.
 Result ApplySetting(std::string_view setting, CommonFlags& common, EngineFlags& engine);
-// The keys ApplySetting knows, for messages.
+// The keys ApplySetting knows (camelCase), for messages: as a list, and joined by ", ".
+std::span<const std::string_view> SettingKeyList();
 std::string_view SettingKeys();
 
 // The settings given that the chosen profile or mode does not read (IgnoredFlag warnings), but

@@ -249,10 +249,7 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
       if (applied.error().message.starts_with("unknown setting")) {
         // simulate --compare's keys, less the grid's axes (refused above), and the sweep's own.
         std::vector<std::string_view> keys;
-        for (std::string_view rest = SettingKeys(); !rest.empty();) {
-          const std::size_t comma = rest.find(", ");
-          const std::string_view k = rest.substr(0, comma);
-          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+        for (const std::string_view k : SettingKeyList()) {
           if (k != "profile" && k != "seed" && k != "featureGates") keys.push_back(k);
         }
         keys.push_back("nodeTemplate");

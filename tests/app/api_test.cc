@@ -245,6 +245,25 @@ TEST(IgnoredFlagTest, AFlagIsIgnoredOnlyWhenNoComparedRunReadsIt) {
   EXPECT_EQ(Ignored(common, beside), std::vector<std::string>{});
 }
 
+// Every key SettingKeyList names is one ApplySetting takes (the messages list them), and
+// SettingKeys is the list joined.
+TEST(ApplySettingTest, EveryListedKeyIsTaken) {
+  std::string joined;
+  for (const std::string_view key : SettingKeyList()) {
+    CommonFlags common;
+    EngineFlags engine;
+    const std::string value = key == "disableCaches" || key == "scaleUp"    ? "true"
+                              : key == "maxAttempts" || key == "maxNewNodes" ? "3"
+                                                                              : "x";
+    EXPECT_TRUE(ApplySetting(std::string(key) + "=" + value, common, engine).ok()) << key;
+    joined += (joined.empty() ? "" : ", ") + std::string(key);
+  }
+  EXPECT_EQ(SettingKeys(), joined);
+  CommonFlags common;
+  EngineFlags engine;
+  EXPECT_FALSE(ApplySetting("colour=x", common, engine).ok());
+}
+
 // No setting names a file: simulate --compare and the serve API read no path from a setting (the
 // API must read no file of the server's). nodeTemplate=FILE is a sweep's alone (SweepSettingPath).
 TEST(ApplySettingTest, NoSettingNamesAFile) {
