@@ -52,7 +52,7 @@ void FuzzSweep(std::string_view text) {
     constexpr std::size_t kMaxGrid = 256;
     if (const std::size_t runs = app::SweepRunCount(*spec, kMaxGrid); runs > 0 && runs <= kMaxGrid) {
       const std::vector<app::SweepRun> grid = app::SweepGrid(*spec);
-      if (grid.size() != runs) std::abort();  // the count and the grid made are one product
+      if (grid.size() != runs) Die("SweepRunCount and SweepGrid disagree on the number of runs");
     }
   }
   const std::vector<app::SweepSource> one = {{"fuzz-0.jsonl", std::string(text)}};

@@ -200,9 +200,9 @@ void ApplySchedulerConfig(io::ReadResult& read, const EngineFlags& flags, Engine
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kSettingKeys = {
-    "profile", "seed",          "until",   "featureGates", "candidateSampling", "arrival", "origin",
-    "maxAttempts", "disableCaches", "scaleUp", "scaleUpDelay", "expander",          "maxNewNodes"};
+constexpr auto kSettingKeys = std::to_array<std::string_view>(
+    {"profile", "seed", "until", "featureGates", "candidateSampling", "arrival", "origin", "maxAttempts",
+     "disableCaches", "scaleUp", "scaleUpDelay", "expander", "maxNewNodes"});
 
 }  // namespace
 
@@ -446,8 +446,7 @@ void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
   struct Held {
     SourceRef first;
     std::string first_object;
-    std::map<std::string, int> kinds;
-    int count = 0;
+    std::map<std::string, int> kinds;  // how many of each kind
   };
   std::map<std::string, Held> by_file;
   std::vector<std::string> files;  // in the order first met
@@ -459,7 +458,6 @@ void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
       it->second.first_object = std::move(object);
     }
     ++it->second.kinds[std::move(kind)];
-    ++it->second.count;
   };
   // In reading order: a workload sits before the object at its `position`.
   std::size_t next_workload = 0;
@@ -475,10 +473,12 @@ void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
   }
   for (const std::string& file : files) {
     const Held& held = by_file[file];
+    int count = 0;
+    for (const auto& [kind, n] : held.kinds) count += n;
     Warning w;
     w.source = held.first;
     w.code = "NotANodeTemplate";
-    if (held.count == 1) {
+    if (count == 1) {
       w.object = held.first_object;
       w.message = "--node-template files hold Nodes; ignored";
     } else {
@@ -486,7 +486,7 @@ void NoteNotNodes(const io::ReadResult& read, Prepared& p) {
       for (const auto& [kind, n] : held.kinds) kinds.push_back(fmt::format("{} {}", n, kind));
       w.source.document = 0;  // the file's, from its first such object on
       w.message = fmt::format("--node-template files hold Nodes; {} other objects ignored ({}; the first is {})",
-                              held.count, fmt::join(kinds, ", "), held.first_object);
+                              count, fmt::join(kinds, ", "), held.first_object);
     }
     p.flag_warnings.push_back(std::move(w));
   }

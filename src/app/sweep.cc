@@ -361,15 +361,15 @@ std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
     if (w.DisplayName() == scale.name) return fmt::format(" (it has {} {})", WorkloadKindName(w.kind), w.DisplayName());
   }
   // A dump of pods alone: pods whose controller is the workload (a Deployment's through a
-  // ReplicaSet named "<deployment>-<hash>"), which is not in the input.
+  // ReplicaSet named "<deployment>-<hash>", no dash in the pod-template-hash), which is not in the
+  // input.
+  const std::string prefix = scale.name + "-";
   for (const Object& o : read.objects) {
     if (o.kind != ObjectKind::kPod) continue;
     const ObjectMeta& meta = o.meta();
     const std::string ns = meta.namespace_.empty() ? "default" : meta.namespace_;
     for (const OwnerReference& owner : meta.owner_references) {
       const std::string owner_name = ns + "/" + owner.name;
-      // A ReplicaSet's name is its Deployment's and "-<pod-template-hash>" (no dash in the hash).
-      const std::string prefix = scale.name + "-";
       const bool owned = scale.kind == WorkloadKind::kDeployment
                              ? owner.kind == "ReplicaSet" && owner_name.size() > prefix.size() &&
                                    owner_name.starts_with(prefix) &&
