@@ -409,9 +409,7 @@ class Admitter {
       }
       if (!pod.spec.node_name.empty() && !node_names.contains(pod.spec.node_name)) {
         AddWarning(origin.source, "Pod " + origin.name, "BoundToMissingNode",
-                   fmt::format("bound to node {}, which is not in the input: it holds no node's "
-                               "resources and is never a victim",
-                               pod.spec.node_name));
+                   BoundToMissingNodeWarning(pod.spec.node_name, false));
       }
     }
     for (int field = 0; field < kUnmodeledFieldCount; ++field) {

@@ -552,6 +552,26 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
   NoteCordonedTemplates(places, p);
 }
 
+// A pod bound to a template's name is bound to no node of the cluster: typically a Node of a dump
+// annotated as a template, whose pods keep its name in spec.nodeName. Its pending reason (the
+// engine's, from EngineOptions::node_template_names) and its BoundToMissingNode warning say that
+// the node is a template, not that it is missing from the input.
+void NoteBoundToTemplates(Prepared& p) {
+  std::vector<std::string>& names = p.options.node_template_names;
+  for (const Node& t : p.templates) names.push_back(t.meta.name);
+  if (names.empty()) return;
+  std::map<std::string, const std::string*> bound;  // "Pod ns/name" -> the template it names
+  for (const Pod& pod : p.admission.state.pods) {
+    if (std::find(names.begin(), names.end(), pod.spec.node_name) != names.end()) {
+      bound.emplace(fmt::format("Pod {}/{}", pod.meta.namespace_, pod.meta.name), &pod.spec.node_name);
+    }
+  }
+  for (Warning& w : p.admission.warnings) {
+    if (w.code != "BoundToMissingNode") continue;
+    if (auto it = bound.find(w.object); it != bound.end()) w.message = BoundToMissingNodeWarning(*it->second, true);
+  }
+}
+
 std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
                                 const EngineFlags& engine, const std::atomic<bool>* cancel,
                                 RunOutput& out) {
@@ -570,6 +590,7 @@ std::optional<Prepared> Prepare(io::ReadResult& read, const CommonFlags& common,
   out.rejected = AddDiagnostics(read, p.admission, out.diagnostics);
   p.flag_warnings = IgnoredFlagWarnings(common, engine, p.options);
   TakeTemplates(common, engine, templates, p, out);
+  NoteBoundToTemplates(p);
   p.input_warnings = report::CollectWarnings(&read, &p.admission, p.flag_warnings);
   return p;
 }

@@ -374,7 +374,9 @@ ClusterModel::ClusterModel(const ClusterState& state, const EngineOptions& optio
         }
       } else {
         p.state = PodState::kRunning;
-        p.last_failure = fmt::format("bound to node {}, which is not in the input", pod.spec.node_name);
+        const auto& templates = options.node_template_names;
+        p.last_failure = BoundToMissingNodeReason(
+            pod.spec.node_name, std::find(templates.begin(), templates.end(), pod.spec.node_name) != templates.end());
       }
     }
   }

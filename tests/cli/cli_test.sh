@@ -124,6 +124,29 @@ if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["pool"] and d["scaleUp"
 else
   fail "scale-up: a template name given twice: $(head -c 600 "$WORK/err")"
 fi
+# A Node of a dump annotated as a template leaves the cluster, and its pods keep its name: their
+# reason and warning say that the node is a template (not that it is missing from the input),
+# with --scale-up or without; a pod bound to a name nowhere in the input still says "not in the input".
+cat "$WORK/ds-template.yaml" - > "$WORK/bound-template.yaml" <<'EOF'
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: on-pool}
+spec: {nodeName: pool, containers: [{name: c, image: app, resources: {requests: {cpu: "1"}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: on-ghost}
+spec: {nodeName: ghost, containers: [{name: c, image: app, resources: {requests: {cpu: "1"}}}]}
+EOF
+for flags in "" "--scale-up"; do
+  run simulate -o json $flags "$WORK/bound-template.yaml"
+  if json_check "$WORK/out" 'any(w["code"]=="BoundToMissingNode" and w["object"]=="Pod default/on-pool" and w["message"].startswith("bound to node pool, which is a node template, not a node of the cluster: it holds no node") and "copy under another name" in w["message"] for w in d["warnings"]) and any(p["pod"]=="default/on-pool" and p["reason"]=="bound to node pool, which is a node template, not a node of the cluster" for p in d["pods"]) and any(w["object"]=="Pod default/on-ghost" and "which is not in the input" in w["message"] for w in d["warnings"]) and any(p["pod"]=="default/on-ghost" and "which is not in the input" in p["reason"] for p in d["pods"])'; then
+    ok "a pod bound to a node template's name says the node is a template (${flags:-no flags})"
+  else
+    fail "a pod bound to a node template's name (${flags:-no flags}): $(head -c 600 "$WORK/out")"
+  fi
+done
 # --node-template takes one file per flag: the files after it are the input.
 run simulate -o json --scale-up --node-template "$EX/scale-up.yaml" "$EX/cascade.yaml" "$EX/never-preempt.yaml"
 if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["n1", "n2", "pool-small", "pool-large"] and "node-a" in [n["node"] for n in d["nodes"]]'; then

@@ -438,6 +438,21 @@ TEST(ClusterModelPodsTest, PodBoundToAnUnknownNodeIsRunningNowhere) {
   EXPECT_EQ(model.node(0_node).requested.milli_cpu, 0);
 }
 
+TEST(ClusterModelPodsTest, PodBoundToANodeTemplateSaysSo) {
+  // A Node of a dump annotated as a template is no node of the cluster; its pods keep its name.
+  ClusterState state;
+  state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());
+  state.pods.push_back(Admitted(MakePod("on-template").Node("big").Cpu("1").Build()));
+  state.pods.push_back(Admitted(MakePod("lost").Node("ghost").Cpu("1").Build()));
+  EngineOptions options;
+  options.node_template_names = {"small", "big"};
+  const ClusterModel model(state, options);
+  EXPECT_EQ(model.pod(0_pod).state, PodState::kRunning);
+  EXPECT_EQ(model.pod(0_pod).node, kNoId);
+  EXPECT_EQ(model.pod(0_pod).last_failure, "bound to node big, which is a node template, not a node of the cluster");
+  EXPECT_EQ(model.pod(1_pod).last_failure, "bound to node ghost, which is not in the input");
+}
+
 TEST(ClusterModelPodsTest, ReplacementIsAPendingCopyWithoutNodeOrStatus) {
   ClusterState state;
   state.nodes.push_back(MakeNode("n1").Cpu("4").Pods(110).Build());

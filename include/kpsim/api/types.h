@@ -163,6 +163,23 @@ struct OwnerReference {
 // template for `simulate --scale-up` (the autoscaler's new nodes are copies of it).
 inline constexpr std::string_view kNodeTemplateAnnotation = "kpsim.io/node-template";
 
+// The pending reason of a pod whose spec.nodeName names no node of the cluster: one not in the
+// input, or a node template's name (a Node of a dump annotated as a template leaves the cluster,
+// and its pods stay bound to its name). The BoundToMissingNode warning starts with it.
+inline std::string BoundToMissingNodeReason(std::string_view node, bool is_template) {
+  std::string out = "bound to node ";
+  out += node;
+  out += is_template ? ", which is a node template, not a node of the cluster" : ", which is not in the input";
+  return out;
+}
+// The BoundToMissingNode warning's message: the reason and what follows from it.
+inline std::string BoundToMissingNodeWarning(std::string_view node, bool is_template) {
+  std::string out = BoundToMissingNodeReason(node, is_template);
+  out += ": it holds no node's resources and is never a victim";
+  if (is_template) out += " (to keep the node in the cluster, give the template as a copy under another name)";
+  return out;
+}
+
 struct ObjectMeta {
   std::string name;
   std::string generate_name;
