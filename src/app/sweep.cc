@@ -13,6 +13,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -283,7 +284,8 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
       return field_error(fmt::format("spec.featureGates[{}]", g), WithoutFlag(options.error().message));
     }
   }
-  // 3) The files: every path must exist; each input and each overlay's `add` is read once.
+  // 3) The files: every path must exist; each overlay's `add` is read once, the inputs by their
+  // runs (RunSweep).
   for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
     std::vector<std::string> paths;
     for (std::size_t j = 0; j < spec.inputs[i].paths.size(); ++j) {
@@ -291,7 +293,7 @@ Expected<SweepPlan> PlanSweep(io::SweepSpec spec) {
       KPSIM_RETURN_IF_ERROR(check_path(fmt::format("spec.inputs[{}].paths[{}]", i, j), path));
       paths.push_back(SweepPath(spec, path));
     }
-    plan.inputs.push_back(io::ReadManifests(paths));
+    plan.input_paths.push_back(std::move(paths));
   }
   for (std::size_t i = 0; i < spec.overlays.size(); ++i) {
     std::vector<std::string> paths;
@@ -387,11 +389,11 @@ std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
 
 }  // namespace
 
-SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
+SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run, const io::ReadResult& input) {
   Json head = LineHead(plan, run);
   try {
     const io::SweepOverlay& overlay = plan.spec.overlays[run.overlay];
-    io::ReadResult read = plan.inputs[run.input];
+    io::ReadResult read = input;
     if (!overlay.add.empty()) AppendRead(read, plan.overlays[run.overlay]);
     for (const io::SweepScale& scale : overlay.scale) {
       int matched = 0;
@@ -445,15 +447,60 @@ SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run) {
   }
 }
 
+namespace {
+
+// A shard's inputs, each read when the first of its runs asks for it and let go when the last one
+// is done. Thread-safe; an input being read makes only the runs of that input wait.
+class ShardInputs {
+ public:
+  ShardInputs(const SweepPlan& plan, const std::vector<const SweepRun*>& mine)
+      : plan_(plan), slots_(plan.input_paths.size()) {
+    for (const SweepRun* run : mine) ++slots_[run->input].runs_left;
+  }
+  std::shared_ptr<const io::ReadResult> Acquire(std::size_t input) {
+    Slot& slot = slots_[input];
+    const std::lock_guard<std::mutex> lock(slot.mutex);
+    if (!slot.read) slot.read = std::make_shared<const io::ReadResult>(io::ReadManifests(plan_.input_paths[input]));
+    return slot.read;
+  }
+  void Release(std::size_t input) {
+    Slot& slot = slots_[input];
+    const std::lock_guard<std::mutex> lock(slot.mutex);
+    if (--slot.runs_left == 0) slot.read.reset();
+  }
+
+ private:
+  struct Slot {
+    std::mutex mutex;
+    std::size_t runs_left = 0;
+    std::shared_ptr<const io::ReadResult> read;
+  };
+  const SweepPlan& plan_;
+  std::vector<Slot> slots_;
+};
+
+SweepLine RunWithInput(const SweepPlan& plan, const SweepRun& run, ShardInputs& inputs) {
+  SweepLine line;
+  {
+    const std::shared_ptr<const io::ReadResult> input = inputs.Acquire(run.input);
+    line = RunSweepOne(plan, run, *input);
+  }
+  inputs.Release(run.input);
+  return line;
+}
+
+}  // namespace
+
 void RunSweep(const SweepPlan& plan, SweepShard shard, int jobs,
               const std::function<void(const SweepRun&, const SweepLine&)>& emit) {
   std::vector<const SweepRun*> mine;
   for (const SweepRun& run : plan.runs) {
     if (run.index % shard.shards == shard.shard) mine.push_back(&run);
   }
+  ShardInputs inputs(plan, mine);
   const std::size_t workers = std::min(static_cast<std::size_t>(std::max(jobs, 1)), mine.size());
   if (workers <= 1) {
-    for (const SweepRun* run : mine) emit(*run, RunSweepOne(plan, *run));
+    for (const SweepRun* run : mine) emit(*run, RunWithInput(plan, *run, inputs));
     return;
   }
   // Workers take runs in order and park each line in its slot; this thread hands the slots to
@@ -465,7 +512,7 @@ void RunSweep(const SweepPlan& plan, SweepShard shard, int jobs,
   std::vector<std::thread> threads;
   threads.reserve(workers);
   for (std::size_t w = 0; w < workers; ++w) {
-    threads.emplace_back([&plan, &mine, &done, &mutex, &ready, &next] {
+    threads.emplace_back([&plan, &mine, &inputs, &done, &mutex, &ready, &next] {
       for (;;) {
         std::size_t i = 0;
         {
@@ -473,7 +520,7 @@ void RunSweep(const SweepPlan& plan, SweepShard shard, int jobs,
           if (next == mine.size()) return;
           i = next++;
         }
-        SweepLine line = RunSweepOne(plan, *mine[i]);
+        SweepLine line = RunWithInput(plan, *mine[i], inputs);
         {
           const std::lock_guard<std::mutex> lock(mutex);
           done[i] = std::move(line);

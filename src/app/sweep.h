@@ -58,7 +58,10 @@ struct SweepPlan {
   io::SweepSpec spec;
   std::string spec_digest;  // SweepSpecDigest(spec)
   std::vector<SweepRun> runs;
-  std::vector<io::ReadResult> inputs;    // per spec.inputs
+  // Per spec.inputs: its files, resolved against the spec's directory. They are read by the runs
+  // that need them (RunSweep), not here: a shard of a sweep over hundreds of snapshots reads its
+  // own, and holds only those its runs in flight use.
+  std::vector<std::vector<std::string>> input_paths;
   std::vector<io::ReadResult> overlays;  // per spec.overlays: its `add` files (empty without)
   CommonFlags common;                    // spec.settings applied
   EngineFlags engine;
@@ -66,7 +69,8 @@ struct SweepPlan {
 
 // Checks what the decoder leaves to the run (every profile, feature gate set and setting must be
 // one `simulate` accepts; settings may not name an axis of the grid; every path must exist),
-// then reads the files. InvalidArgument naming the spec file and the field.
+// then reads the overlays' files (the inputs are read by their runs). InvalidArgument naming the
+// spec file and the field.
 Expected<SweepPlan> PlanSweep(io::SweepSpec spec);
 
 // An Indexed Job's completions are limited to 100000: so are a sweep's shards.
@@ -92,11 +96,15 @@ struct SweepLine {
   bool ok = true;  // false: "status":"error"
 };
 
-// Runs one run of the plan. Thread-safe: many runs of one plan may run at once.
-SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run);
+// Runs one run of the plan on `input`, the read of its input's files. Thread-safe: many runs of
+// one plan may run at once.
+SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run, const io::ReadResult& input);
 
 // Runs the shard's runs on `jobs` threads and calls `emit` from the calling thread for each, in
-// run order, as soon as it and every run before it are done. REQUIRES: jobs >= 1.
+// run order, as soon as it and every run before it are done. Each input is read once, when the
+// first of the shard's runs of it starts, and let go when the last one ends (the grid's runs of
+// one input are consecutive), so a shard holds at most about `jobs` inputs at a time.
+// REQUIRES: jobs >= 1.
 void RunSweep(const SweepPlan& plan, SweepShard shard, int jobs,
               const std::function<void(const SweepRun&, const SweepLine&)>& emit);
 

@@ -380,6 +380,33 @@ TEST(SweepRunTest, SameLinesWhateverThreadsOrShards) {
   EXPECT_EQ(*merged, one);
 }
 
+TEST(SweepRunTest, AShardReadsOnlyTheInputsOfItsRuns) {
+  // Two inputs, a run each: shard 0 runs input a, shard 1 input b. The plan checks that both
+  // exist but reads neither, so b removed after planning troubles shard 0 not at all, and shard 1
+  // reads it then and says it is gone.
+  TempDir dir;
+  dir.Write("a.yaml", kCluster);
+  const std::string b = dir.Write("b.yaml", kCluster);
+  const std::string spec_path = dir.Write("s.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: a, paths: [a.yaml]}, {name: b, paths: [b.yaml]}]
+)");
+  const SweepPlan plan = PlanOf(spec_path);
+  ASSERT_EQ(plan.runs.size(), 2u);
+  ASSERT_EQ(plan.input_paths.size(), 2u);
+  fs::remove(b);
+  std::vector<SweepLine> lines;
+  for (int shard = 0; shard < 2; ++shard) {
+    RunSweep(plan, SweepShard{2, shard}, 2, [&lines](const SweepRun&, const SweepLine& line) { lines.push_back(line); });
+  }
+  ASSERT_EQ(lines.size(), 2u);
+  const json a = json::parse(lines[0].json);
+  EXPECT_EQ(a["input"], "a");
+  EXPECT_EQ(a["status"], "ok") << lines[0].json;
+  EXPECT_EQ(a["pods"]["running"], 2) << lines[0].json;
+  EXPECT_EQ(json::parse(lines[1].json)["input"], "b");
+  EXPECT_THAT(::testing::PrintToString(lines[1].diagnostics), HasSubstr("b.yaml")) << lines[1].json;
+}
+
 TEST(SweepShardTest, FlagThenEnvironmentThenZero) {
   const std::string two = "2";
   auto flag = ResolveSweepShard(3, &two, "1");
