@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <string>
 #include <system_error>
 
@@ -29,19 +32,30 @@ int EnvInt(const char* name, int fallback) {
   return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
 }
 
-// The directory holding dump.json and dump.yaml, generated on first use.
+// The directory holding dump.json and dump.yaml, generated on first use. Its name carries a hash
+// of the generator, so that a dump written by an older tools/gen_dump.py is not read as this one's,
+// and the dump is written beside it and renamed, so that an interrupted run leaves no half dump.
 const std::filesystem::path& DumpDir() {
   static const std::filesystem::path dir = [] {
     const int pods = EnvInt("KPSIM_READ_BENCH_PODS", 20000);
     const int nodes = EnvInt("KPSIM_READ_BENCH_NODES", 1000);
-    const std::filesystem::path d = std::filesystem::temp_directory_path() /
-                                    fmt::format("kpsim-read-bench-{}-{}", pods, nodes);
+    const std::string generator = fmt::format("{}/tools/gen_dump.py", KPSIM_SOURCE_DIR);
+    std::ifstream in(generator, std::ios::binary);
+    const std::string script((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (script.empty()) return std::filesystem::path();
+    const std::filesystem::path d =
+        std::filesystem::temp_directory_path() /
+        fmt::format("kpsim-read-bench-{}-{}-{:016x}", pods, nodes, std::hash<std::string>{}(script));
     std::error_code ec;
-    if (!std::filesystem::exists(d / "dump.yaml", ec)) {
-      const std::string cmd =
-          fmt::format("python3 '{}/tools/gen_dump.py' --pods {} --nodes {} --out '{}'",
-                      KPSIM_SOURCE_DIR, pods, nodes, d.string());
+    if (!std::filesystem::exists(d, ec)) {
+      std::filesystem::path partial = d;
+      partial += ".partial";
+      std::filesystem::remove_all(partial, ec);
+      const std::string cmd = fmt::format("python3 '{}' --pods {} --nodes {} --out '{}'", generator, pods,
+                                          nodes, partial.string());
       if (std::system(cmd.c_str()) != 0) return std::filesystem::path();
+      std::filesystem::rename(partial, d, ec);
+      if (ec) return std::filesystem::path();
     }
     return d;
   }();
