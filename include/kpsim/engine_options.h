@@ -66,8 +66,9 @@ struct EngineOptions {
   // ends with reason "cancelled". `kpsim serve` uses it for its run-time limit. Never read for a
   // decision: a run that is not cancelled is the same with or without it.
   const std::atomic<bool>* cancel = nullptr;
-  // The names of the run's node templates (kNodeTemplateAnnotation, --node-template): not nodes of
-  // the cluster. A pod bound to one's name says so in its reason (BoundToMissingNodeReason).
+  // The names of the input's Nodes annotated kNodeTemplateAnnotation: node templates, not nodes of
+  // the cluster. A pod bound to one's name says so in its reason (BoundToMissingNodeReason; the
+  // book profile's reason too).
   std::vector<std::string> node_template_names;
 };
 

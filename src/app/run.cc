@@ -522,6 +522,8 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
     out.rejected += AddDiagnostics(io::ReadResult{}, admitted, out.diagnostics);
     NoteTemplatePlaces(admitted, places);
     p.templates = admitted.state.nodes;
+    // Nodes of the input itself: a pod bound to one's name was on it (NoteBoundToTemplates).
+    for (const Node& n : p.templates) p.options.node_template_names.push_back(n.meta.name);
     // Under --scale-up the templates are what the run is about (its scaleUp section lists them);
     // otherwise say where the nodes went.
     for (std::size_t i = 0; !engine.scale_up && i < p.templates.size(); ++i) {
@@ -552,13 +554,14 @@ void TakeTemplates(const CommonFlags& common, const EngineFlags& engine, const s
   NoteCordonedTemplates(places, p);
 }
 
-// A pod bound to a template's name is bound to no node of the cluster: typically a Node of a dump
-// annotated as a template, whose pods keep its name in spec.nodeName. Its pending reason (the
-// engine's, from EngineOptions::node_template_names) and its BoundToMissingNode warning say that
-// the node is a template, not that it is missing from the input.
+// A pod bound to the name of a Node of the input annotated as a template (TakeTemplates fills
+// EngineOptions::node_template_names) is bound to no node of the cluster: the node left it, and
+// its pods keep its name in spec.nodeName. Its pending reason (the engine's) and its
+// BoundToMissingNode warning say that the node is a template, not that it is missing from the
+// input. A --node-template file's Node is not among them: a node of that name was never in the
+// input, and "not in the input" is true of it.
 void NoteBoundToTemplates(Prepared& p) {
-  std::vector<std::string>& names = p.options.node_template_names;
-  for (const Node& t : p.templates) names.push_back(t.meta.name);
+  const std::vector<std::string>& names = p.options.node_template_names;
   if (names.empty()) return;
   std::map<std::string, const std::string*> bound;  // "Pod ns/name" -> the template it names
   for (const Pod& pod : p.admission.state.pods) {

@@ -10,6 +10,7 @@
 // - a (priority, requests) pair that could neither be placed nor preempt fails again at once until
 //   some pod is evicted: binding pods only ever shrinks "free with every lower pod removed".
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <optional>
@@ -350,8 +351,11 @@ SimulationResult Runner::Run() {
       outcome.reason = fate.last_eviction + "; " + cap_note;
     } else if (state_.IsPrebound(pod_idx)) {
       // Never bound: its node is not in the cluster, and the model never schedules it.
-      outcome.reason =
-          "bound to node " + state_.SpecNodeName(pod_idx) + ", which is not in the cluster";
+      const std::string& node = state_.SpecNodeName(pod_idx);
+      const auto& templates = options_.node_template_names;
+      outcome.reason = std::find(templates.begin(), templates.end(), node) != templates.end()
+                           ? BoundToMissingNodeReason(node, true)
+                           : "bound to node " + node + ", which is not in the cluster";
     } else {
       outcome.reason = cap_note;
     }

@@ -124,9 +124,16 @@ if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["pool"] and d["scaleUp"
 else
   fail "scale-up: a template name given twice: $(head -c 600 "$WORK/err")"
 fi
+# template_node FILE NAME CPU [SPEC]: a file of one Node (a template), SPEC its spec in flow style.
+template_node() {
+  { printf 'apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n' "$2"
+    [ -n "${4:-}" ] && printf 'spec: %s\n' "$4"
+    printf 'status: {allocatable: {cpu: "%s", memory: 32Gi, pods: "110"}}\n' "$3"; } >"$1"
+}
 # A Node of a dump annotated as a template leaves the cluster, and its pods keep its name: their
 # reason and warning say that the node is a template (not that it is missing from the input),
-# with --scale-up or without; a pod bound to a name nowhere in the input still says "not in the input".
+# with --scale-up or without, in either profile; a pod bound to a name nowhere in the input still
+# says "not in the input" (the book profile: "not in the cluster").
 cat "$WORK/ds-template.yaml" - > "$WORK/bound-template.yaml" <<'EOF'
 ---
 apiVersion: v1
@@ -139,14 +146,23 @@ kind: Pod
 metadata: {name: on-ghost}
 spec: {nodeName: ghost, containers: [{name: c, image: app, resources: {requests: {cpu: "1"}}}]}
 EOF
-for flags in "" "--scale-up"; do
+for flags in "" "--scale-up" "--profile book"; do
   run simulate -o json $flags "$WORK/bound-template.yaml"
-  if json_check "$WORK/out" 'any(w["code"]=="BoundToMissingNode" and w["object"]=="Pod default/on-pool" and w["message"].startswith("bound to node pool, which is a node template, not a node of the cluster: it holds no node") and "copy under another name" in w["message"] for w in d["warnings"]) and any(p["pod"]=="default/on-pool" and p["reason"]=="bound to node pool, which is a node template, not a node of the cluster" for p in d["pods"]) and any(w["object"]=="Pod default/on-ghost" and "which is not in the input" in w["message"] for w in d["warnings"]) and any(p["pod"]=="default/on-ghost" and "which is not in the input" in p["reason"] for p in d["pods"])'; then
+  if json_check "$WORK/out" 'any(w["code"]=="BoundToMissingNode" and w["object"]=="Pod default/on-pool" and w["message"].startswith("bound to node pool, which is a node template, not a node of the cluster: it holds no node") and "copy under another name" in w["message"] for w in d["warnings"]) and any(p["pod"]=="default/on-pool" and p["reason"]=="bound to node pool, which is a node template, not a node of the cluster" for p in d["pods"]) and any(w["object"]=="Pod default/on-ghost" and "which is not in the input" in w["message"] for w in d["warnings"]) and any(p["pod"]=="default/on-ghost" and "which is not in the" in p["reason"] and "template" not in p["reason"] for p in d["pods"])'; then
     ok "a pod bound to a node template's name says the node is a template (${flags:-no flags})"
   else
     fail "a pod bound to a node template's name (${flags:-no flags}): $(head -c 600 "$WORK/out")"
   fi
 done
+# A --node-template file's Node is no node of the input: a pod bound to its name (a template
+# captured from a node the dump lacks) is bound to a node "not in the input", as it always was.
+template_node "$WORK/ghost-pool.yaml" ghost 8
+run simulate -o json --scale-up --node-template "$WORK/ghost-pool.yaml" "$WORK/bound-template.yaml"
+if json_check "$WORK/out" 'any(p["pod"]=="default/on-ghost" and p["reason"]=="bound to node ghost, which is not in the input" for p in d["pods"]) and any(w["object"]=="Pod default/on-ghost" and w["code"]=="BoundToMissingNode" and "template" not in w["message"] for w in d["warnings"]) and "ghost" in d["scaleUp"]["templates"]'; then
+  ok "a pod bound to a --node-template file's node name is bound to a node not in the input"
+else
+  fail "a pod bound to a --node-template file's node name: $(head -c 600 "$WORK/out")"
+fi
 # --node-template takes one file per flag: the files after it are the input.
 run simulate -o json --scale-up --node-template "$EX/scale-up.yaml" "$EX/cascade.yaml" "$EX/never-preempt.yaml"
 if json_check "$WORK/out" 'd["scaleUp"]["templates"] == ["n1", "n2", "pool-small", "pool-large"] and "node-a" in [n["node"] for n in d["nodes"]]'; then
@@ -184,12 +200,6 @@ else
   fail "scale-up: NotANodeTemplate's first: $(grep NotANodeTemplate "$WORK/err")"
 fi
 # A template captured from a cordoned node is used as given, and said, with its file.
-# template_node FILE NAME CPU [SPEC]: a file of one Node (a template), SPEC its spec in flow style.
-template_node() {
-  { printf 'apiVersion: v1\nkind: Node\nmetadata: {name: %s}\n' "$2"
-    [ -n "${4:-}" ] && printf 'spec: %s\n' "$4"
-    printf 'status: {allocatable: {cpu: "%s", memory: 32Gi, pods: "110"}}\n' "$3"; } >"$1"
-}
 template_node "$WORK/cordoned-pool.yaml" cordoned-pool 8 '{unschedulable: true}'
 run simulate --scale-up --node-template "$WORK/cordoned-pool.yaml" "$EX/cascade.yaml"
 if grep -q "cordoned-pool.yaml:1 (document 1): Node cordoned-pool: spec.unschedulable: true: the nodes made from this template are cordoned, so no pod is placed on them .*\[CordonedNodeTemplate\]" "$WORK/err"; then
