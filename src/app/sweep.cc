@@ -391,6 +391,20 @@ std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
 
 SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run, const io::ReadResult& input) {
   Json head = LineHead(plan, run);
+  // A file of the input that can no longer be opened (PlanSweep saw every path, but the runs read
+  // them later): the run would be of part of the input, so it is an error line, not an "ok" one.
+  // A file that opens but does not parse is the run's diagnostic, as under `simulate`. The line
+  // names no path (it does not depend on where the files lie); the diagnostics do.
+  if (std::any_of(input.file_errors.begin(), input.file_errors.end(),
+                  [](const Error& e) { return e.code == ErrorCode::kNotFound; })) {
+    std::vector<std::string> diagnostics;
+    for (const Error& e : input.file_errors) diagnostics.push_back("error: " + e.ToString());
+    return ErrorLine(std::move(head),
+                     fmt::format("input {}: a file of it cannot be read (gone or unreadable since the sweep "
+                                 "started; the run's diagnostics name it)",
+                                 plan.spec.inputs[run.input].name),
+                     std::move(diagnostics));
+  }
   try {
     const io::SweepOverlay& overlay = plan.spec.overlays[run.overlay];
     io::ReadResult read = input;
@@ -479,14 +493,20 @@ class ShardInputs {
   std::vector<Slot> slots_;
 };
 
+// One run on its input, the input let go however the run ends. A failure to read it (out of
+// memory) is the run's error line, as a failure inside the run is.
 SweepLine RunWithInput(const SweepPlan& plan, const SweepRun& run, ShardInputs& inputs) {
-  SweepLine line;
-  {
+  struct Releaser {
+    ShardInputs& inputs;
+    std::size_t input;
+    ~Releaser() { inputs.Release(input); }
+  } releaser{inputs, run.input};
+  try {
     const std::shared_ptr<const io::ReadResult> input = inputs.Acquire(run.input);
-    line = RunSweepOne(plan, run, *input);
+    return RunSweepOne(plan, run, *input);
+  } catch (const std::exception& e) {
+    return ErrorLine(LineHead(plan, run), fmt::format("internal error: {}", e.what()), {});
   }
-  inputs.Release(run.input);
-  return line;
 }
 
 }  // namespace

@@ -53,14 +53,14 @@ std::string SweepPath(const io::SweepSpec& spec, const std::string& path);
 // `merge` refuses lines whose digests differ. Files the spec names are not read into it.
 std::string SweepSpecDigest(const io::SweepSpec& spec);
 
-// A spec ready to run: its grid, and each input's and each overlay's `add` files read once.
+// A spec ready to run: its grid, each overlay's `add` files read once, and each input's paths.
 struct SweepPlan {
   io::SweepSpec spec;
   std::string spec_digest;  // SweepSpecDigest(spec)
   std::vector<SweepRun> runs;
   // Per spec.inputs: its files, resolved against the spec's directory. They are read by the runs
-  // that need them (RunSweep), not here: a shard of a sweep over hundreds of snapshots reads its
-  // own, and holds only those its runs in flight use.
+  // that need them (RunSweep), not here: a process holds only the inputs of its runs in flight,
+  // and a shard reads none that it has no run of.
   std::vector<std::vector<std::string>> input_paths;
   std::vector<io::ReadResult> overlays;  // per spec.overlays: its `add` files (empty without)
   CommonFlags common;                    // spec.settings applied

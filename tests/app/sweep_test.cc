@@ -383,7 +383,8 @@ TEST(SweepRunTest, SameLinesWhateverThreadsOrShards) {
 TEST(SweepRunTest, AShardReadsOnlyTheInputsOfItsRuns) {
   // Two inputs, a run each: shard 0 runs input a, shard 1 input b. The plan checks that both
   // exist but reads neither, so b removed after planning troubles shard 0 not at all, and shard 1
-  // reads it then and says it is gone.
+  // reads it then: its line is an error (a run of part of an input is no result), naming no path,
+  // and its diagnostics name the file.
   TempDir dir;
   dir.Write("a.yaml", kCluster);
   const std::string b = dir.Write("b.yaml", kCluster);
@@ -403,8 +404,36 @@ TEST(SweepRunTest, AShardReadsOnlyTheInputsOfItsRuns) {
   EXPECT_EQ(a["input"], "a");
   EXPECT_EQ(a["status"], "ok") << lines[0].json;
   EXPECT_EQ(a["pods"]["running"], 2) << lines[0].json;
-  EXPECT_EQ(json::parse(lines[1].json)["input"], "b");
+  const json gone = json::parse(lines[1].json);
+  EXPECT_EQ(gone["input"], "b");
+  EXPECT_EQ(gone["status"], "error") << lines[1].json;
+  EXPECT_THAT(gone["error"].get<std::string>(), HasSubstr("input b: a file of it cannot be read"));
+  EXPECT_THAT(gone["error"].get<std::string>(), Not(HasSubstr(dir.path())));
+  EXPECT_FALSE(lines[1].ok);
   EXPECT_THAT(::testing::PrintToString(lines[1].diagnostics), HasSubstr("b.yaml")) << lines[1].json;
+}
+
+TEST(SweepRunTest, AnInputIsReadOnceForAllItsRuns) {
+  // Three runs of one input (three seeds). The file is removed once the first line is out: the
+  // later runs use the read the first one made, so they run the whole input, not an empty one.
+  TempDir dir;
+  const std::string input = dir.Write("c.yaml", kCluster);
+  const std::string spec_path = dir.Write("s.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: c, paths: [c.yaml]}]
+  seeds: [1, 2, 3]
+)");
+  const SweepPlan plan = PlanOf(spec_path);
+  std::vector<std::string> lines;
+  RunSweep(plan, SweepShard{}, 1, [&](const SweepRun&, const SweepLine& line) {
+    lines.push_back(line.json);
+    fs::remove(input);
+  });
+  ASSERT_EQ(lines.size(), 3u);
+  for (const std::string& line : lines) {
+    const json j = json::parse(line);
+    EXPECT_EQ(j["status"], "ok") << line;
+    EXPECT_EQ(j["pods"]["running"], 2) << line;
+  }
 }
 
 TEST(SweepShardTest, FlagThenEnvironmentThenZero) {
