@@ -6,7 +6,8 @@
 //
 //   ./build/bench/kpsim_bench --benchmark_filter=Read
 //   KPSIM_READ_BENCH_PODS=20000 KPSIM_READ_BENCH_NODES=1000 (defaults) pick the size; the files
-//   are generated once into $TMPDIR/kpsim-read-bench-<pods>-<nodes>/ (about 40 s for the default).
+//   are generated once into $TMPDIR/kpsim-read-bench-<pods>-<nodes>-<hash of gen_dump.py>/ (about
+//   40 s and 570 MB for the default); a dump of the same size by another generator is removed then.
 
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +17,8 @@
 #include <iterator>
 #include <string>
 #include <system_error>
+
+#include <unistd.h>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -48,14 +51,26 @@ const std::filesystem::path& DumpDir() {
         fmt::format("kpsim-read-bench-{}-{}-{:016x}", pods, nodes, std::hash<std::string>{}(script));
     std::error_code ec;
     if (!std::filesystem::exists(d, ec)) {
+      // The same size by an older generator (or before the hash was in the name): hundreds of MB
+      // each, never read again.
+      const std::string stale = fmt::format("kpsim-read-bench-{}-{}", pods, nodes);
+      for (const auto& entry : std::filesystem::directory_iterator(d.parent_path(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name == stale || (name.starts_with(stale + "-") && name.find(".partial") == std::string::npos)) {
+          std::filesystem::remove_all(entry.path(), ec);
+        }
+      }
       std::filesystem::path partial = d;
-      partial += ".partial";
+      partial += fmt::format(".partial-{}", ::getpid());  // two bench processes do not share one
       std::filesystem::remove_all(partial, ec);
       const std::string cmd = fmt::format("python3 '{}' --pods {} --nodes {} --out '{}'", generator, pods,
                                           nodes, partial.string());
       if (std::system(cmd.c_str()) != 0) return std::filesystem::path();
       std::filesystem::rename(partial, d, ec);
-      if (ec) return std::filesystem::path();
+      if (ec) {  // another process renamed its dump there first: use that one
+        std::filesystem::remove_all(partial, ec);
+        if (!std::filesystem::exists(d / "dump.yaml", ec)) return std::filesystem::path();
+      }
     }
     return d;
   }();
@@ -64,7 +79,7 @@ const std::filesystem::path& DumpDir() {
 
 void BM_Read(benchmark::State& state, const char* file) {
   if (DumpDir().empty()) {
-    state.SkipWithError("tools/gen_dump.py failed");
+    state.SkipWithError("tools/gen_dump.py could not be read or failed (see stderr)");
     return;
   }
   const std::string path = (DumpDir() / file).string();
