@@ -391,12 +391,15 @@ std::string ScaleHint(const io::ReadResult& read, const io::SweepScale& scale) {
 
 SweepLine RunSweepOne(const SweepPlan& plan, const SweepRun& run, const io::ReadResult& input) {
   Json head = LineHead(plan, run);
-  // A file of the input that can no longer be opened (PlanSweep saw every path, but the runs read
-  // them later): the run would be of part of the input, so it is an error line, not an "ok" one.
-  // A file that opens but does not parse is the run's diagnostic, as under `simulate`. The line
-  // names no path (it does not depend on where the files lie); the diagnostics do.
-  if (std::any_of(input.file_errors.begin(), input.file_errors.end(),
-                  [](const Error& e) { return e.code == ErrorCode::kNotFound; })) {
+  // A path the spec names that can no longer be opened (PlanSweep saw it, but the runs read it
+  // later): the run would be of part of the input, so it is an error line, not an "ok" one. A file
+  // inside a named directory that cannot be opened, or one that does not parse, is the run's
+  // diagnostic and the rest runs, as under `simulate`. The line names no path (it does not depend
+  // on where the files lie); the diagnostics do.
+  const std::vector<std::string>& named = plan.input_paths[run.input];
+  if (std::any_of(input.file_errors.begin(), input.file_errors.end(), [&named](const Error& e) {
+        return e.code == ErrorCode::kNotFound && std::find(named.begin(), named.end(), e.file) != named.end();
+      })) {
     std::vector<std::string> diagnostics;
     for (const Error& e : input.file_errors) diagnostics.push_back("error: " + e.ToString());
     return ErrorLine(std::move(head),

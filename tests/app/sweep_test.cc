@@ -413,6 +413,26 @@ TEST(SweepRunTest, AShardReadsOnlyTheInputsOfItsRuns) {
   EXPECT_THAT(::testing::PrintToString(lines[1].diagnostics), HasSubstr("b.yaml")) << lines[1].json;
 }
 
+TEST(SweepRunTest, AFileInsideAnInputDirectoryThatCannotBeReadIsADiagnostic) {
+  // Only a path the spec names makes a run an error when it is gone: a file inside a named
+  // directory that cannot be read (here a dangling symlink, which the reader skips with a
+  // SkippedFile warning) is said and the rest runs, as `simulate dir/` does.
+  TempDir dir;
+  dir.Write("dump/c.yaml", kCluster);
+  fs::create_symlink(dir.path() + "/nowhere.yaml", dir.path() + "/dump/gone.yaml");
+  const std::string spec_path = dir.Write("s.yaml", std::string(kHead) + R"(spec:
+  inputs: [{name: d, paths: [dump]}]
+)");
+  const SweepPlan plan = PlanOf(spec_path);
+  std::vector<SweepLine> lines;
+  RunSweep(plan, SweepShard{}, 1, [&lines](const SweepRun&, const SweepLine& line) { lines.push_back(line); });
+  ASSERT_EQ(lines.size(), 1u);
+  const json j = json::parse(lines[0].json);
+  EXPECT_EQ(j["status"], "ok") << lines[0].json;
+  EXPECT_EQ(j["pods"]["running"], 2) << lines[0].json;
+  EXPECT_THAT(::testing::PrintToString(lines[0].diagnostics), HasSubstr("gone.yaml"));
+}
+
 TEST(SweepRunTest, AnInputIsReadOnceForAllItsRuns) {
   // Three runs of one input (three seeds). The file is removed once the first line is out: the
   // later runs use the read the first one made, so they run the whole input, not an empty one.
